@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Rhizome",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "rhizome", targets: ["rhizome"]),
+        .library(name: "RhizomeCore", targets: ["RhizomeCore"]),
+        .library(name: "RhizomeStore", targets: ["RhizomeStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System C libraries: Debian's libyaml-dev / libsqlite3-dev, Homebrew's libyaml / sqlite.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // The domain: vault walking, markdown and frontmatter parsing, link resolution. No storage.
+        .target(name: "RhizomeCore", dependencies: ["CYAML"]),
+        // The SQLite index: schema, incremental indexer, graph queries.
+        .target(name: "RhizomeStore", dependencies: ["RhizomeCore", "CSQLite"]),
+        // Command-line interface as a library, so tests drive it in-process.
+        .target(
+            name: "RhizomeCLI",
+            dependencies: [
+                "RhizomeCore", "RhizomeStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "rhizome", dependencies: ["RhizomeCLI"]),
+        .executableTarget(
+            name: "rhizome-benchmark",
+            dependencies: ["RhizomeCore", "RhizomeStore"],
+            path: "Benchmarks/RhizomeBenchmarks"
+        ),
+        .testTarget(name: "RhizomeCoreTests", dependencies: ["RhizomeCore"]),
+        .testTarget(name: "RhizomeStoreTests", dependencies: ["RhizomeCore", "RhizomeStore"]),
+        .testTarget(name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "rhizome"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

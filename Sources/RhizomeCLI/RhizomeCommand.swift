@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import RhizomeCore
+import RhizomeStore
+
+/// The `rhizome` command: a thin layer over RhizomeCore and RhizomeStore.
+public struct RhizomeCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "rhizome",
+        abstract: "Turn an Obsidian vault into a typed, queryable knowledge graph.",
+        discussion: "Query commands bring the index up to date first (a fast no-change check) unless --no-refresh.",
+        version: RhizomeVersion.current,
+        subcommands: [
+            IndexCommand.self, StatsCommand.self, NoteCommand.self, LinksCommand.self, BacklinksCommand.self,
+            UnresolvedCommand.self, OrphansCommand.self, DeadendsCommand.self, TagsCommand.self, TasksCommand.self,
+            PropertiesCommand.self, SearchCommand.self, NeighborsCommand.self, PathCommand.self, GraphCommand.self,
+            SQLCommand.self, FindingsCommand.self,
+        ])
+
+    public init() {}
+}
+
+public enum RhizomeVersion {
+    public static let current = "0.1.0"
+}
+
+/// A subcommand that runs against a `CommandContext` and returns an exit status.
+protocol RhizomeSubcommand: ParsableCommand {
+    var global: GlobalOptions { get }
+    func execute(in context: CommandContext) throws -> ExitStatus
+}
+
+extension RhizomeSubcommand {
+    mutating func run() throws {
+        let status = CLI.execute(self, context: .live())
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+
+    static var name: String { configuration.commandName ?? "rhizome" }
+
+    /// Prints `payload` in the JSON envelope.
+    func printJSON<T: Encodable>(_ payload: T, vault: String?, context: CommandContext) {
+        context.print(JSONOutput.encode(JSONOutput.Envelope(command: Self.name, vault: vault, data: payload)))
+    }
+}
+
+/// Entry points: parse arguments, run, map errors to messages and exit statuses.
+public enum CLI {
+    /// Runs `rhizome` with `arguments` (without the program name); returns the exit status.
+    public static func run(_ arguments: [String], context: CommandContext) -> Int32 {
+        do {
+            var command = try RhizomeCommand.parseAsRoot(placingGlobalOptionsAfterSubcommand(arguments))
+            if let subcommand = command as? any RhizomeSubcommand {
+                return execute(subcommand, context: context).rawValue
+            }
+            if command is RhizomeCommand {
+                context.print(RhizomeCommand.helpMessage())
+                return ExitStatus.success.rawValue
+            }
+            try command.run()
+            return ExitStatus.success.rawValue
+        } catch {
+            let message = RhizomeCommand.fullMessage(for: error)
+            if RhizomeCommand.exitCode(for: error) == .success {
+                context.print(message)
+                return ExitStatus.success.rawValue
+            }
+            context.printError(message)
+            return ExitStatus.usage.rawValue
+        }
+    }
+
+    /// `rhizome --vault V stats` → `rhizome stats --vault V`: global options may come before the subcommand.
+    static func placingGlobalOptionsAfterSubcommand(_ arguments: [String]) -> [String] {
+        let valued: Set<String> = ["--vault", "--db"]
+        let flags: Set<String> = ["--json", "--no-refresh"]
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
+            if valued.contains(argument), index + 1 < arguments.count {
+                leading += [argument, arguments[index + 1]]
+                index += 2
+            } else if flags.contains(argument) || (valued.contains(name) && argument.contains("=")) {
+                leading.append(argument)
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
+        return [arguments[index]] + leading + arguments[(index + 1)...]
+    }
+
+    static func execute(_ command: some RhizomeSubcommand, context: CommandContext) -> ExitStatus {
+        do {
+            return try command.execute(in: context)
+        } catch {
+            let (code, message, status) = describe(error)
+            if command.global.json {
+                context.print(JSONOutput.encode(JSONOutput.ErrorEnvelope(command: type(of: command).name, error: .init(code: code, message: message))))
+            }
+            context.printError("error: " + message)
+            return status
+        }
+    }
+
+    private static func describe(_ error: Error) -> (code: String, message: String, status: ExitStatus) {
+        switch error {
+        case let error as VaultError:
+            if case .unreadableRoot = error { return (error.code, error.description, .internalFailure) }
+            return (error.code, error.description, .usage)
+        case let error as StoreError:
+            if case .notIndexed = error { return (error.code, error.description, .usage) }
+            if case .notReadOnly = error { return (error.code, error.description, .usage) }
+            return (error.code, error.description, .internalFailure)
+        case let error as CLIError:
+            return (error.code, error.description, .usage)
+        default:
+            return ("internal-error", "\(error)", .internalFailure)
+        }
+    }
+}

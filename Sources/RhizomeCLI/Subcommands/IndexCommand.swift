@@ -1,0 +1,59 @@
+import ArgumentParser
+import RhizomeCore
+import RhizomeStore
+
+/// `rhizome index`: bring the index up to date and say what changed.
+struct IndexCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Index the vault (incrementally: only files whose size or modification time changed are re-read).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(name: .long, help: "Re-read every file, as after an upgrade.")
+    var rebuild = false
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        var options = global
+        options.noRefresh = false
+        let session = try VaultSession.open(options, context: context, rebuild: rebuild)
+        guard let report = session.refreshReport else { return .success }
+        if global.json {
+            printJSON(IndexOutput(report: report, database: session.databasePath), vault: session.vaultPath, context: context)
+            return .success
+        }
+        context.print("Indexed \(session.vaultPath) in \(Int(report.milliseconds.rounded())) ms")
+        context.print("  added \(report.added.grouped) · modified \(report.modified.grouped) · removed \(report.removed.grouped) · unchanged \(report.unchanged.grouped)")
+        context.print("  \(report.notes.grouped) notes, \(report.files.grouped) files · \(report.links.grouped) links (\(report.unresolvedLinks.grouped) unresolved) · \(report.findingsTotal.grouped) findings")
+        if report.relinked > 0 { context.print("  \(report.relinked.grouped) links in unchanged notes now resolve differently") }
+        for finding in report.findings.prefix(20) { context.printError(finding.diagnosticDescription) }
+        if report.findings.count > 20 { context.printError("… and \(report.findings.count - 20) more: run `rhizome findings`") }
+        return .success
+    }
+}
+
+private struct IndexOutput: Encodable {
+    var report: IndexReport
+    var database: String
+
+    enum CodingKeys: String, CodingKey {
+        case added, modified, removed, unchanged, notes, files, links, unresolvedLinks, relinked, findingsTotal, milliseconds, findings, database
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(report.added, forKey: .added)
+        try container.encode(report.modified, forKey: .modified)
+        try container.encode(report.removed, forKey: .removed)
+        try container.encode(report.unchanged, forKey: .unchanged)
+        try container.encode(report.notes, forKey: .notes)
+        try container.encode(report.files, forKey: .files)
+        try container.encode(report.links, forKey: .links)
+        try container.encode(report.unresolvedLinks, forKey: .unresolvedLinks)
+        try container.encode(report.relinked, forKey: .relinked)
+        try container.encode(report.findingsTotal, forKey: .findingsTotal)
+        try container.encode((report.milliseconds * 10).rounded() / 10, forKey: .milliseconds)
+        try container.encode(report.findings, forKey: .findings)
+        try container.encode(database, forKey: .database)
+    }
+}

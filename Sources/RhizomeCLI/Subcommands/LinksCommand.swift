@@ -1,0 +1,102 @@
+import ArgumentParser
+import RhizomeStore
+
+/// `rhizome links NOTE` and `rhizome links --all`: outgoing link occurrences.
+struct LinksCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "links",
+        abstract: "List a note's outgoing links (with counts and lines), or every link in the vault with --all.",
+        discussion: "`rhizome links --all --json` is the stable contract for checking Rhizome's fidelity to Obsidian: one entry per link occurrence with source, target (or null), linkPath, subpath, display, kind, propertyKey, line and column.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The note (as in a wikilink).")
+    var note: String?
+
+    @Flag(name: .long, help: "Every link occurrence in the vault.")
+    var all = false
+
+    func validate() throws {
+        if all == (note != nil) { throw ValidationError("give either a NOTE or --all") }
+    }
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let session = try VaultSession.open(global, context: context)
+        if all {
+            let links = try session.store.allLinks()
+            if global.json {
+                printJSON(links, vault: session.vaultPath, context: context)
+            } else {
+                for link in links {
+                    context.print("\(link.source):\(link.line):\(link.column)  \(link.kind)  \(link.linkPath)\(link.subpath.map { "#" + $0 } ?? "")  → \(link.target ?? "(unresolved)")")
+                }
+            }
+            return .success
+        }
+        let file = try session.note(note!)
+        let links = try session.store.outgoingLinks(of: file.id)
+        if global.json {
+            printJSON(links, vault: session.vaultPath, context: context)
+            return .success
+        }
+        context.print("Links from \(file.path) (\(links.count))")
+        LinkListing.printGrouped(links, by: { $0.target ?? "unresolved: " + $0.linkPath }, context: context)
+        return .success
+    }
+}
+
+/// `rhizome backlinks NOTE`: who links here.
+struct BacklinksCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(commandName: "backlinks", abstract: "List the notes that link to a note, with counts and lines.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The note (as in a wikilink).")
+    var note: String
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let session = try VaultSession.open(global, context: context)
+        let file = try session.note(note)
+        let links = try session.store.backlinks(of: file.id)
+        if global.json {
+            printJSON(links, vault: session.vaultPath, context: context)
+            return .success
+        }
+        let sources = Set(links.map(\.source)).count
+        context.print("Backlinks to \(file.path): \(links.count) from \(sources) file\(sources == 1 ? "" : "s")")
+        LinkListing.printGrouped(links, by: { $0.source }, context: context)
+        return .success
+    }
+}
+
+/// `rhizome unresolved`: links that point at no file. Exit 1 when there are any.
+struct UnresolvedCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unresolved",
+        abstract: "List links that resolve to no file, grouped by link path (exit status 1 when there are any).")
+
+    @OptionGroup var global: GlobalOptions
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let session = try VaultSession.open(global, context: context)
+        let links = try session.store.unresolvedLinks()
+        if global.json {
+            printJSON(links, vault: session.vaultPath, context: context)
+        } else {
+            var order: [String] = []
+            var groups: [String: [LinkRecord]] = [:]
+            for link in links {
+                let key = link.linkPath.lowercased()
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append(link)
+            }
+            context.print("\(links.count) unresolved link\(links.count == 1 ? "" : "s") to \(order.count) missing file\(order.count == 1 ? "" : "s")")
+            for key in order {
+                let group = groups[key]!
+                context.print("  \(group[0].linkPath.isEmpty ? "(empty)" : group[0].linkPath)  ×\(group.count)")
+                for link in group { context.print("      \(link.source):\(link.line):\(link.column)") }
+            }
+        }
+        return links.isEmpty ? .success : .problemsFound
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import RhizomeStore
+
+/// `rhizome search QUERY`: ranked full-text search with snippets.
+struct SearchCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Full-text search over note titles and bodies, ranked (BM25, titles weigh more), with snippets.",
+        discussion: "Every word must occur (diacritics and case are ignored); end a word with * for a prefix. --raw passes SQLite FTS5 syntax through (OR, NOT, \"phrases\", NEAR).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Words to search for.")
+    var query: [String]
+
+    @Option(name: .long, help: "At most this many results.")
+    var limit = 20
+
+    @Flag(name: .long, help: "Treat the query as FTS5 syntax.")
+    var raw = false
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let session = try VaultSession.open(global, context: context)
+        let text = query.joined(separator: " ")
+        let hits: [SearchHit]
+        do {
+            hits = try session.store.search(text, limit: limit, raw: raw)
+        } catch let error as StoreError {
+            guard raw, case .sqlite(_, let message, _) = error else { throw error }
+            throw CLIError.searchSyntax(query: text, reason: message)
+        }
+        if global.json {
+            printJSON(hits, vault: session.vaultPath, context: context)
+            return .success
+        }
+        context.print("\(hits.count) result\(hits.count == 1 ? "" : "s") for \(text)")
+        for hit in hits {
+            context.print("  \(hit.path)")
+            context.print("      \(hit.snippet)")
+        }
+        return .success
+    }
+}

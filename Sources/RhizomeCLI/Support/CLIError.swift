@@ -1,0 +1,27 @@
+/// Errors of the command-line layer, with stable codes for `--json`.
+enum CLIError: Error, CustomStringConvertible {
+    case noteNotFound(argument: String, suggestions: [String])
+    case invalidArgument(String)
+    case searchSyntax(query: String, reason: String)
+
+    var code: String {
+        switch self {
+        case .noteNotFound: return "note-not-found"
+        case .invalidArgument: return "invalid-argument"
+        case .searchSyntax: return "search-syntax"
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .noteNotFound(let argument, let suggestions):
+            var text = "no note matches `\(argument)` (a NOTE resolves like a wikilink: `Note`, `Folder/Note` or `Note.md`)"
+            if !suggestions.isEmpty { text += ". Did you mean: " + suggestions.joined(separator: ", ") + "?" }
+            return text
+        case .invalidArgument(let message):
+            return message
+        case .searchSyntax(let query, let reason):
+            return "the search `\(query)` is not valid FTS5 syntax (\(reason)). Drop --raw to search for plain words."
+        }
+    }
+}

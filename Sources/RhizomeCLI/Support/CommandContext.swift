@@ -1,0 +1,66 @@
+import Foundation
+
+/// Everything a command needs from the outside world, injectable so tests run the CLI in-process.
+public struct CommandContext: Sendable {
+    public var environment: [String: String]
+    public var currentDirectory: String
+    public var standardOutput: OutputSink
+    public var standardError: OutputSink
+    /// Whether standard error is a terminal (progress lines are shown only then).
+    public var isTerminal: Bool
+
+    public init(environment: [String: String], currentDirectory: String, standardOutput: OutputSink, standardError: OutputSink, isTerminal: Bool) {
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.isTerminal = isTerminal
+    }
+
+    /// The real process environment and streams.
+    public static func live() -> CommandContext {
+        CommandContext(
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath,
+            standardOutput: .standardOutput, standardError: .standardError,
+            isTerminal: isatty(2) == 1)
+    }
+
+    func print(_ text: String = "") { standardOutput.write(text + "\n") }
+    func printError(_ text: String) { standardError.write(text + "\n") }
+}
+
+/// A destination for text: a file descriptor, or a buffer (tests).
+public final class OutputSink: @unchecked Sendable {
+    private let lock = NSLock()
+    private let descriptor: Int32?
+    private var buffer = ""
+
+    private init(descriptor: Int32?) { self.descriptor = descriptor }
+
+    public static let standardOutput = OutputSink(descriptor: 1)
+    public static let standardError = OutputSink(descriptor: 2)
+    public static func capturing() -> OutputSink { OutputSink(descriptor: nil) }
+
+    public func write(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let descriptor {
+            var bytes = Array(text.utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 { if errno == EINTR { continue } else { return } }
+                bytes = bytes.dropFirst(written)
+            }
+        } else {
+            buffer += text
+        }
+    }
+
+    /// What was written to a capturing sink.
+    public var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return buffer
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The versioned `--json` envelope: `{"command", "data" | "error", "vault", "version"}` with sorted keys.
+/// Bump `version` only for incompatible changes; fields are only ever added.
+enum JSONOutput {
+    static let version = 1
+
+    struct Envelope<Payload: Encodable>: Encodable {
+        var version = JSONOutput.version
+        var command: String
+        var vault: String?
+        var data: Payload
+    }
+
+    struct ErrorEnvelope: Encodable {
+        struct Detail: Encodable {
+            var code: String
+            var message: String
+        }
+        var version = JSONOutput.version
+        var command: String
+        var error: Detail
+    }
+
+    static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            return "{\"error\":{\"code\":\"encoding-failed\",\"message\":\"\(error)\"},\"version\":\(version)}"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import RhizomeCore
+import RhizomeStore
+
+/// An opened vault and its index, brought up to date unless the user said `--no-refresh`.
+struct VaultSession {
+    let vaultPath: String
+    let databasePath: String
+    let store: IndexStore
+    /// The report of the refresh run, if one ran.
+    let refreshReport: IndexReport?
+
+    static func open(_ options: GlobalOptions, context: CommandContext, refresh: Bool = true, rebuild: Bool = false) throws -> VaultSession {
+        let vaultPath = try VaultLocator.locate(explicit: options.vault, environment: context.environment, currentDirectory: context.currentDirectory)
+        let databasePath = options.db.map { absolutePath($0, context: context) }
+            ?? IndexLocation.defaultDatabasePath(forVault: vaultPath, environment: context.environment)
+        if options.noRefresh && !rebuild {
+            let store = try IndexStore(readOnlyPath: databasePath)
+            return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil)
+        }
+        let store = try IndexStore(path: databasePath)
+        guard refresh else { return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil) }
+        if rebuild { try store.requestFullReparse() }
+        var indexOptions = IndexOptions()
+        indexOptions.excludedPaths = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultPath)
+        let indexer = Indexer(store: store, vaultRoot: vaultPath, options: indexOptions)
+        let progress = ProgressLine(context: context, enabled: context.isTerminal && !options.json)
+        let report = try indexer.run(progress: progress.update)
+        progress.finish()
+        return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: report)
+    }
+
+    /// Resolves a NOTE argument or throws a helpful error.
+    func note(_ argument: String) throws -> FileRecord {
+        if let record = try store.resolveNote(argument) { return record }
+        throw CLIError.noteNotFound(argument: argument, suggestions: try store.suggestions(for: argument))
+    }
+
+    private static func absolutePath(_ path: String, context: CommandContext) -> String {
+        if path.hasPrefix("/") { return path }
+        if path.hasPrefix("~/"), let home = context.environment["HOME"] { return home + path.dropFirst() }
+        return URL(fileURLWithPath: context.currentDirectory).appendingPathComponent(path).standardizedFileURL.path
+    }
+}
+
+/// A one-line progress display on a terminal: files done, rate, time left. Silent when piped or `--json`.
+final class ProgressLine: @unchecked Sendable {
+    private let context: CommandContext
+    private let enabled: Bool
+    private var shown = false
+
+    init(context: CommandContext, enabled: Bool) {
+        self.context = context
+        self.enabled = enabled
+    }
+
+    func update(_ progress: IndexProgress) {
+        let seconds = Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18
+        guard enabled, progress.filesTotal >= 500, seconds >= 0.3 || shown else { return }
+        let rate = seconds > 0 ? Double(progress.filesDone) / seconds : 0
+        let remaining = rate > 0 ? Double(progress.filesTotal - progress.filesDone) / rate : 0
+        context.standardError.write(String(
+            format: "\r\u{1B}[2KIndexing %@/%@ files · %@ files/s · %.0fs left", progress.filesDone.grouped, progress.filesTotal.grouped,
+            Int(rate).grouped, remaining.rounded(.up)))
+        shown = true
+    }
+
+    func finish() {
+        if shown { context.standardError.write("\r\u{1B}[2K") }
+    }
+}

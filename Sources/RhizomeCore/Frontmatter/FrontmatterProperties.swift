@@ -1,0 +1,75 @@
+/// What Obsidian derives from properties: `tags`, `aliases`, and links inside text values.
+struct FrontmatterProperties {
+    var tags: [TagOccurrence] = []
+    var aliases: [String] = []
+    var links: [LinkOccurrence] = []
+    var findings: [Finding] = []
+
+    static func read(_ frontmatter: Frontmatter, path: String) -> FrontmatterProperties {
+        var properties = FrontmatterProperties()
+        for entry in frontmatter.entries {
+            switch entry.key {
+            case "tags":
+                properties.readTags(entry.value, path: path)
+            case "aliases":
+                properties.aliases = scalarItems(of: entry.value).map { UnicodeNormalization.nfc($0.text) }
+            default:
+                break
+            }
+            properties.collectLinks(in: entry.value, key: entry.key)
+        }
+        return properties
+    }
+
+    /// `tags: [a, b]`, a block list, or a single scalar (`tags: single`); each item with or without `#`.
+    private mutating func readTags(_ node: FrontmatterNode, path: String) {
+        for item in Self.scalarItems(of: node) {
+            var name = Substring(item.text.trimmingSpaces)
+            if name.hasPrefix("#") { name = name.dropFirst() }
+            if TagSyntax.isValidTagName(name) {
+                tags.append(TagOccurrence(name: UnicodeNormalization.nfc(String(name)), isFromFrontmatter: true, line: item.line, column: item.column))
+            } else if !name.isEmpty {
+                findings.append(Finding(
+                    code: .invalidTagValue, severity: .warning,
+                    message: "`\(item.text)` is not a valid tag, so Obsidian ignores it (tags have no spaces or commas, and are not all digits)",
+                    path: path, line: item.line, column: item.column,
+                    fix: "write tags as a list: `tags: [a, b]`"))
+            }
+        }
+    }
+
+    private static func scalarItems(of node: FrontmatterNode) -> [(text: String, line: Int, column: Int)] {
+        switch node.value {
+        case .list(let items):
+            return items.compactMap { item in item.value.scalarText.map { ($0, item.line, item.column) } }
+        case .map, .null:
+            return []
+        default:
+            return node.value.scalarText.map { [($0, node.line, node.column)] } ?? []
+        }
+    }
+
+    /// Wikilinks and markdown links inside text values (and list items) are links; `#` there is not a tag.
+    private mutating func collectLinks(in node: FrontmatterNode, key: String) {
+        switch node.value {
+        case .string(let text):
+            guard text.contains("[") else { return }
+            let found = MarkdownScanner.scanInline(text, line: node.line, column: node.column + (node.isQuoted ? 1 : 0))
+            for var link in found.links {
+                switch link.kind {
+                case .wikilink, .embed, .markdown, .markdownEmbed: break
+                case .property, .canvasFile: continue
+                }
+                link.kind = .property
+                link.propertyKey = key
+                links.append(link)
+            }
+        case .list(let items):
+            for item in items { collectLinks(in: item, key: key) }
+        case .map(let entries):
+            for entry in entries { collectLinks(in: entry.value, key: "\(key).\(entry.key)") }
+        default:
+            break
+        }
+    }
+}

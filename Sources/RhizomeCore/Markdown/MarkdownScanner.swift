@@ -1,0 +1,581 @@
+/// A single-pass, byte-level scanner for the parts of a markdown body that Obsidian indexes:
+/// links, embeds, tags, headings, block ids and tasks.
+///
+/// Hiding rules (OBSIDIAN-SEMANTICS.md): fenced code (``` and ~~~), inline code, HTML comments and
+/// backslash-escaped brackets hide links and tags; `%% … %%` comments do not.
+public struct MarkdownContent: Sendable, Hashable {
+    public var links: [LinkOccurrence] = []
+    public var tags: [TagOccurrence] = []
+    public var headings: [Heading] = []
+    public var blocks: [BlockID] = []
+    public var tasks: [TaskItem] = []
+
+    public init() {}
+}
+
+public enum MarkdownScanner {
+    /// Scans `bytes` (valid UTF-8), numbering lines from `firstLine`.
+    public static func scan(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int = 1) -> MarkdownContent {
+        var scanner = Scanner(bytes: bytes)
+        scanner.run(firstLine: firstLine)
+        return scanner.content
+    }
+
+    public static func scan(_ text: String, firstLine: Int = 1) -> MarkdownContent {
+        var copy = text
+        return copy.withUTF8 { scan($0, firstLine: firstLine) }
+    }
+
+    /// Scans one inline fragment (a frontmatter value, a canvas text node) for links and tags only.
+    static func scanInline(_ text: String, line: Int, column: Int) -> MarkdownContent {
+        var copy = text
+        return copy.withUTF8 { buffer in
+            var scanner = Scanner(bytes: buffer)
+            scanner.columnOffset = column - 1
+            scanner.scanInline(0, buffer.count, line: line)
+            return scanner.content
+        }
+    }
+}
+
+// ASCII bytes used by the scanner.
+private let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+private let backtick = UInt8(ascii: "`"), tilde = UInt8(ascii: "~"), hash = UInt8(ascii: "#"), backslash = UInt8(ascii: "\\")
+private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]"), openParen = UInt8(ascii: "("), closeParen = UInt8(ascii: ")")
+private let bang = UInt8(ascii: "!"), lessThan = UInt8(ascii: "<"), greaterThan = UInt8(ascii: ">"), pipe = UInt8(ascii: "|")
+private let caret = UInt8(ascii: "^"), dash = UInt8(ascii: "-"), equals = UInt8(ascii: "="), star = UInt8(ascii: "*"), plus = UInt8(ascii: "+")
+
+private struct Scanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var content = MarkdownContent()
+    var inHTMLComment = false
+    /// Added to every column (for fragments that do not start at column 1).
+    var columnOffset = 0
+    /// Start of the current line, for column computation.
+    var lineStart = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func run(firstLine: Int) {
+        var line = firstLine
+        var start = 0
+        let count = bytes.count
+        var fence: (marker: UInt8, length: Int)? = nil
+        var previousLineWasParagraph = false
+        var previousLine = (start: 0, end: 0)
+        while start < count || (start == count && count == 0) {
+            if count == 0 { break }
+            var end = start
+            while end < count, bytes[end] != newline { end += 1 }
+            let next = end + 1
+            var contentEnd = end
+            if contentEnd > start, bytes[contentEnd - 1] == carriageReturn { contentEnd -= 1 }
+            lineStart = start
+
+            if let open = fence {
+                if isClosingFence(start, contentEnd, open) { fence = nil }
+                previousLineWasParagraph = false
+            } else if !inHTMLComment, let open = openingFence(start, contentEnd) {
+                fence = open
+                previousLineWasParagraph = false
+            } else {
+                let wasInComment = inHTMLComment
+                let isParagraph = scanLine(start, contentEnd, line: line, wasInComment: wasInComment,
+                                           previousLineWasParagraph: previousLineWasParagraph, previousLine: previousLine)
+                previousLineWasParagraph = isParagraph && !wasInComment
+            }
+            previousLine = (start, contentEnd)
+            line += 1
+            start = next
+        }
+    }
+
+    // MARK: Block structure
+
+    /// Handles one line outside fenced code. Returns whether it is plain paragraph text (for setext headings).
+    mutating func scanLine(
+        _ start: Int, _ end: Int, line: Int, wasInComment: Bool,
+        previousLineWasParagraph: Bool, previousLine: (start: Int, end: Int)
+    ) -> Bool {
+        var isParagraph = true
+        if !wasInComment {
+            let indent = skipSpaces(start, end)
+            if indent == end { return false }
+            if let (level, textStart, textEnd) = atxHeading(start, end) {
+                content.headings.append(Heading(level: level, text: text(textStart, textEnd), line: line))
+                isParagraph = false
+            } else if previousLineWasParagraph, let level = setextUnderline(start, end) {
+                let textStart = skipSpaces(previousLine.start, previousLine.end)
+                let textEnd = trimTrailingSpaces(textStart, previousLine.end)
+                content.headings.append(Heading(level: level, text: text(textStart, textEnd), line: line - 1))
+                return false
+            }
+            let body = skipQuoteMarkers(start, end)
+            if let task = task(body, end, line: line) {
+                content.tasks.append(task)
+                isParagraph = false
+            } else if isListItemOrQuote(start, end) || bytes[indent] == pipe {
+                isParagraph = false
+            }
+            blockID(start, end, line: line)
+        }
+        scanInline(start, end, line: line)
+        return isParagraph
+    }
+
+    func skipSpaces(_ start: Int, _ end: Int) -> Int {
+        var index = start
+        while index < end, bytes[index] == space || bytes[index] == tab { index += 1 }
+        return index
+    }
+
+    func trimTrailingSpaces(_ start: Int, _ end: Int) -> Int {
+        var index = end
+        while index > start, bytes[index - 1] == space || bytes[index - 1] == tab { index -= 1 }
+        return index
+    }
+
+    /// Skips `>` blockquote/callout markers so tasks in quotes are found.
+    func skipQuoteMarkers(_ start: Int, _ end: Int) -> Int {
+        var index = skipSpaces(start, end)
+        while index < end, bytes[index] == greaterThan {
+            index = skipSpaces(index + 1, end)
+        }
+        return index
+    }
+
+    /// ``` or ~~~ (three or more), after any indentation or callout/quote markers (`> ```md`).
+    /// Backtick fences may not have a backtick in the info string.
+    func openingFence(_ start: Int, _ end: Int) -> (marker: UInt8, length: Int)? {
+        let index = skipQuoteMarkers(start, end)
+        guard index < end, bytes[index] == backtick || bytes[index] == tilde else { return nil }
+        let marker = bytes[index]
+        var runEnd = index
+        while runEnd < end, bytes[runEnd] == marker { runEnd += 1 }
+        let length = runEnd - index
+        guard length >= 3 else { return nil }
+        if marker == backtick {
+            for position in runEnd..<end where bytes[position] == backtick { return nil }
+        }
+        return (marker, length)
+    }
+
+    func isClosingFence(_ start: Int, _ end: Int, _ fence: (marker: UInt8, length: Int)) -> Bool {
+        let index = skipQuoteMarkers(start, end)
+        var runEnd = index
+        while runEnd < end, bytes[runEnd] == fence.marker { runEnd += 1 }
+        return runEnd - index >= fence.length && skipSpaces(runEnd, end) == end
+    }
+
+    func atxHeading(_ start: Int, _ end: Int) -> (Int, Int, Int)? {
+        let index = skipSpaces(start, end)
+        guard index - start <= 3 else { return nil }
+        var level = 0
+        while index + level < end, bytes[index + level] == hash { level += 1 }
+        guard (1...6).contains(level) else { return nil }
+        let afterHashes = index + level
+        guard afterHashes == end || bytes[afterHashes] == space || bytes[afterHashes] == tab else { return nil }
+        let textStart = skipSpaces(afterHashes, end)
+        var textEnd = trimTrailingSpaces(textStart, end)
+        // An optional closing sequence of #s, preceded by a space.
+        var closing = textEnd
+        while closing > textStart, bytes[closing - 1] == hash { closing -= 1 }
+        if closing < textEnd, closing == textStart || bytes[closing - 1] == space || bytes[closing - 1] == tab {
+            textEnd = trimTrailingSpaces(textStart, closing)
+        }
+        return (level, textStart, textEnd)
+    }
+
+    func setextUnderline(_ start: Int, _ end: Int) -> Int? {
+        let index = skipSpaces(start, end)
+        guard index - start <= 3, index < end, bytes[index] == equals || bytes[index] == dash else { return nil }
+        let marker = bytes[index]
+        var runEnd = index
+        while runEnd < end, bytes[runEnd] == marker { runEnd += 1 }
+        guard skipSpaces(runEnd, end) == end else { return nil }
+        if marker == dash, runEnd - index < 2 { return nil }
+        return marker == equals ? 1 : 2
+    }
+
+    /// `- `, `* `, `+ `, `1. `, `1) ` — returns the index after the marker and its space.
+    func listMarkerEnd(_ index: Int, _ end: Int) -> Int? {
+        guard index < end else { return nil }
+        let first = bytes[index]
+        var afterMarker: Int
+        if first == dash || first == star || first == plus {
+            afterMarker = index + 1
+        } else {
+            var digitEnd = index
+            while digitEnd < end, digitEnd - index < 9, bytes[digitEnd] >= 48, bytes[digitEnd] <= 57 { digitEnd += 1 }
+            guard digitEnd > index, digitEnd < end, bytes[digitEnd] == UInt8(ascii: ".") || bytes[digitEnd] == closeParen else { return nil }
+            afterMarker = digitEnd + 1
+        }
+        guard afterMarker < end, bytes[afterMarker] == space || bytes[afterMarker] == tab else { return nil }
+        afterMarker += 1
+        return afterMarker
+    }
+
+    func isListItemOrQuote(_ start: Int, _ end: Int) -> Bool {
+        let index = skipSpaces(start, end)
+        guard index < end else { return false }
+        return bytes[index] == greaterThan || listMarkerEnd(index, end) != nil
+    }
+
+    /// A list item whose content starts with `[c]` followed by whitespace or the end of the line.
+    func task(_ index: Int, _ end: Int, line: Int) -> TaskItem? {
+        guard let itemStart = listMarkerEnd(index, end) else { return nil }
+        let boxStart = skipSpaces(itemStart, end)
+        guard boxStart < end, bytes[boxStart] == openBracket else { return nil }
+        let statusStart = boxStart + 1
+        guard statusStart < end else { return nil }
+        let statusLength = utf8Length(bytes[statusStart])
+        let closing = statusStart + statusLength
+        guard closing < end, bytes[closing] == closeBracket, bytes[statusStart] != closeBracket, bytes[statusStart] != tab else { return nil }
+        let afterBox = closing + 1
+        guard afterBox == end || bytes[afterBox] == space || bytes[afterBox] == tab else { return nil }
+        let textStart = skipSpaces(afterBox, end)
+        return TaskItem(status: text(statusStart, closing), text: text(textStart, trimTrailingSpaces(textStart, end)), line: line)
+    }
+
+    /// `text ^block-id` at the end of a line, or `^block-id` alone on a line.
+    mutating func blockID(_ start: Int, _ end: Int, line: Int) {
+        let trimmedEnd = trimTrailingSpaces(start, end)
+        var idStart = trimmedEnd
+        while idStart > start, isBlockIDByte(bytes[idStart - 1]) { idStart -= 1 }
+        guard idStart < trimmedEnd, idStart > start, bytes[idStart - 1] == caret else { return }
+        let caretIndex = idStart - 1
+        let isAlone = skipSpaces(start, end) == caretIndex
+        guard isAlone || (caretIndex > start && (bytes[caretIndex - 1] == space || bytes[caretIndex - 1] == tab)) else { return }
+        content.blocks.append(BlockID(id: text(idStart, trimmedEnd), line: line))
+    }
+
+    func isBlockIDByte(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == dash
+    }
+
+    // MARK: Inline
+
+    /// Links and tags in `[start, end)`, honouring inline code, HTML comments and escapes.
+    mutating func scanInline(_ start: Int, _ end: Int, line: Int) {
+        var index = start
+        while index < end {
+            if inHTMLComment {
+                if let close = find("-->", from: index, to: end) {
+                    inHTMLComment = false
+                    index = close + 3
+                } else {
+                    return
+                }
+                continue
+            }
+            let byte = bytes[index]
+            switch byte {
+            case backslash:
+                index += 2
+            case backtick:
+                var runEnd = index
+                while runEnd < end, bytes[runEnd] == backtick { runEnd += 1 }
+                index = closingBacktickRun(length: runEnd - index, from: runEnd, to: end) ?? runEnd
+            case lessThan:
+                if matches("<!--", at: index, end: end) {
+                    inHTMLComment = true
+                    index += 4
+                } else {
+                    index += 1
+                }
+            case bang:
+                if index + 1 < end, bytes[index + 1] == openBracket {
+                    if index + 2 < end, bytes[index + 2] == openBracket, let after = wikilink(index + 1, end, line: line, embedStart: index) {
+                        index = after
+                    } else if let after = markdownLink(index + 1, end, line: line, embedStart: index) {
+                        index = after
+                    } else {
+                        index += 1
+                    }
+                } else {
+                    index += 1
+                }
+            case openBracket:
+                if index + 1 < end, bytes[index + 1] == openBracket, let after = wikilink(index, end, line: line, embedStart: nil) {
+                    index = after
+                } else if let after = markdownLink(index, end, line: line, embedStart: nil) {
+                    index = after
+                } else {
+                    index += 1
+                }
+            case hash:
+                index = tag(index, end, line: line)
+            default:
+                index += 1
+            }
+        }
+    }
+
+    /// `[[…]]` starting at `open`; returns the index after `]]`, or nil if this is not a link.
+    mutating func wikilink(_ open: Int, _ end: Int, line: Int, embedStart: Int?) -> Int? {
+        let innerStart = open + 2
+        guard let close = find("]]", from: innerStart, to: end) else { return nil }
+        guard close > innerStart else { return close + 2 }  // `[[]]` is not a link
+        var pathEnd = close
+        var displayRange: (Int, Int)? = nil
+        // Display text after the first `|` (written `\|` inside tables). A leading `|` is part of the path.
+        var position = innerStart + 1
+        while position < close {
+            if bytes[position] == pipe {
+                pathEnd = bytes[position - 1] == backslash ? position - 1 : position
+                displayRange = (position + 1, close)
+                break
+            }
+            position += 1
+        }
+        var linkPathEnd = pathEnd
+        var subpath: String? = nil
+        if let hashIndex = firstIndex(of: hash, from: innerStart, to: pathEnd) {
+            linkPathEnd = hashIndex
+            subpath = text(hashIndex + 1, trimTrailingSpaces(hashIndex + 1, pathEnd))
+        }
+        let pathStart = skipSpaces(innerStart, linkPathEnd)
+        let path = text(pathStart, trimTrailingSpaces(pathStart, linkPathEnd))
+        let start = embedStart ?? open
+        content.links.append(LinkOccurrence(
+            kind: embedStart == nil ? .wikilink : .embed, path: UnicodeNormalization.nfc(path), subpath: subpath,
+            display: displayRange.map { text($0.0, $0.1) }, line: line, column: column(of: start)))
+        return close + 2
+    }
+
+    /// `[text](destination "title")` starting at `open`; returns the index after `)`, or nil.
+    mutating func markdownLink(_ open: Int, _ end: Int, line: Int, embedStart: Int?) -> Int? {
+        // Matching `]`, allowing nested brackets and escapes.
+        var depth = 0
+        var index = open
+        var textClose: Int? = nil
+        while index < end {
+            let byte = bytes[index]
+            if byte == backslash { index += 2; continue }
+            if byte == openBracket { depth += 1 }
+            if byte == closeBracket {
+                depth -= 1
+                if depth == 0 { textClose = index; break }
+            }
+            index += 1
+        }
+        guard let textEnd = textClose, textEnd + 1 < end, bytes[textEnd + 1] == openParen else { return nil }
+        var destinationStart = skipSpaces(textEnd + 2, end)
+        var destinationEnd: Int
+        var after: Int
+        if destinationStart < end, bytes[destinationStart] == lessThan {
+            destinationStart += 1
+            guard let close = firstIndex(of: greaterThan, from: destinationStart, to: end) else { return nil }
+            destinationEnd = close
+            after = close + 1
+        } else {
+            var parenDepth = 0
+            destinationEnd = destinationStart
+            while destinationEnd < end {
+                let byte = bytes[destinationEnd]
+                if byte == space || byte == tab { break }
+                if byte == backslash { destinationEnd += 2; continue }
+                if byte == openParen { parenDepth += 1 }
+                if byte == closeParen {
+                    if parenDepth == 0 { break }
+                    parenDepth -= 1
+                }
+                destinationEnd += 1
+            }
+            destinationEnd = min(destinationEnd, end)
+            after = destinationEnd
+        }
+        // Optional title, then `)`.
+        after = skipSpaces(after, end)
+        if after < end, bytes[after] == UInt8(ascii: "\"") || bytes[after] == UInt8(ascii: "'") {
+            let quote = bytes[after]
+            guard let close = firstIndex(of: quote, from: after + 1, to: end) else { return nil }
+            after = skipSpaces(close + 1, end)
+        }
+        guard after < end, bytes[after] == closeParen else { return nil }
+        // Links inside the link text (an image inside a link) still count; the destination is not text.
+        scanInline(open + 1, textEnd, line: line)
+        let destination = text(destinationStart, destinationEnd)
+        if let link = Self.internalLink(destination: destination, display: text(open + 1, textEnd),
+                                        isEmbed: embedStart != nil, line: line, column: column(of: embedStart ?? open)) {
+            content.links.append(link)
+        }
+        return after + 1
+    }
+
+    /// A markdown destination is internal unless it has a URL scheme (`https:`, `mailto:`, `obsidian:` …).
+    static func internalLink(destination: String, display: String, isEmbed: Bool, line: Int, column: Int) -> LinkOccurrence? {
+        guard !destination.isEmpty, !hasURLScheme(destination) else { return nil }
+        let decoded = destination.removingPercentEncodingIfValid
+        var path = decoded
+        var subpath: String? = nil
+        if let hashIndex = decoded.firstIndex(of: "#") {
+            path = String(decoded[..<hashIndex])
+            subpath = String(decoded[decoded.index(after: hashIndex)...])
+        }
+        return LinkOccurrence(
+            kind: isEmbed ? .markdownEmbed : .markdown, path: UnicodeNormalization.nfc(path.trimmingSpaces),
+            subpath: subpath, display: display, line: line, column: column)
+    }
+
+    static func hasURLScheme(_ text: String) -> Bool {
+        var sawLetter = false
+        for scalar in text.unicodeScalars {
+            if scalar == ":" { return sawLetter }
+            let isLetter = (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
+            if !sawLetter {
+                guard isLetter else { return false }
+                sawLetter = true
+                continue
+            }
+            let isSchemeCharacter = isLetter || (scalar >= "0" && scalar <= "9") || scalar == "+" || scalar == "." || scalar == "-"
+            if !isSchemeCharacter { return false }
+        }
+        return false
+    }
+
+    /// `#tag` at the start of a line or after whitespace; letters (any script), digits, `_`, `-`, `/`,
+    /// with at least one non-digit. Returns the index to continue from.
+    mutating func tag(_ index: Int, _ end: Int, line: Int) -> Int {
+        let atBoundary = index == lineStart || bytes[index - 1] == space || bytes[index - 1] == tab
+        guard atBoundary else { return index + 1 }
+        var position = index + 1
+        var hasNonDigit = false
+        while position < end {
+            let byte = bytes[position]
+            if byte < 0x80 {
+                let isDigit = byte >= 48 && byte <= 57
+                let isLetter = (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+                guard isDigit || isLetter || byte == UInt8(ascii: "_") || byte == dash || byte == UInt8(ascii: "/") else { break }
+                if !isDigit { hasNonDigit = true }
+                position += 1
+            } else {
+                let (scalar, length) = decodeScalar(at: position, end: end)
+                guard let scalar, TagSyntax.isTagScalar(scalar) else { break }
+                hasNonDigit = true
+                position += length
+            }
+        }
+        guard position > index + 1, hasNonDigit else { return max(position, index + 1) }
+        content.tags.append(TagOccurrence(name: UnicodeNormalization.nfc(text(index + 1, position)), isFromFrontmatter: false, line: line, column: column(of: index)))
+        return position
+    }
+
+    // MARK: Byte helpers
+
+    func find(_ needle: StaticString, from start: Int, to end: Int) -> Int? {
+        let length = needle.utf8CodeUnitCount
+        let pointer = needle.utf8Start
+        guard length > 0, end - start >= length else { return nil }
+        var index = start
+        let first = pointer[0]
+        while index + length <= end {
+            if bytes[index] == first {
+                var matched = true
+                for offset in 1..<length where bytes[index + offset] != pointer[offset] {
+                    matched = false
+                    break
+                }
+                if matched { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    func matches(_ needle: StaticString, at index: Int, end: Int) -> Bool {
+        find(needle, from: index, to: min(end, index + needle.utf8CodeUnitCount)) == index
+    }
+
+    func firstIndex(of byte: UInt8, from start: Int, to end: Int) -> Int? {
+        var index = start
+        while index < end {
+            if bytes[index] == byte { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The end of a backtick run of exactly `length` closing an inline code span, or nil.
+    func closingBacktickRun(length: Int, from start: Int, to end: Int) -> Int? {
+        var index = start
+        while index < end {
+            if bytes[index] == backtick {
+                var runEnd = index
+                while runEnd < end, bytes[runEnd] == backtick { runEnd += 1 }
+                if runEnd - index == length { return runEnd }
+                index = runEnd
+            } else {
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    func text(_ start: Int, _ end: Int) -> String {
+        guard end > start else { return "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    /// 1-based column in Unicode scalars.
+    func column(of index: Int) -> Int {
+        var scalars = 0
+        var position = lineStart
+        while position < index {
+            if bytes[position] & 0xC0 != 0x80 { scalars += 1 }
+            position += 1
+        }
+        return scalars + 1 + columnOffset
+    }
+
+    func utf8Length(_ lead: UInt8) -> Int {
+        if lead < 0x80 { return 1 }
+        if lead >= 0xF0 { return 4 }
+        if lead >= 0xE0 { return 3 }
+        if lead >= 0xC0 { return 2 }
+        return 1
+    }
+
+    func decodeScalar(at index: Int, end: Int) -> (Unicode.Scalar?, Int) {
+        let length = utf8Length(bytes[index])
+        guard index + length <= end else { return (nil, 1) }
+        var value = UInt32(bytes[index]) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for offset in 1..<length { value = value << 6 | (UInt32(bytes[index + offset]) & 0x3F) }
+        return (Unicode.Scalar(value), length)
+    }
+}
+
+extension String {
+    /// Percent-decoding that keeps the text as written when it is not valid percent-encoding.
+    var removingPercentEncodingIfValid: String {
+        guard contains("%") else { return self }
+        var output: [UInt8] = []
+        var iterator = Array(utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: "%"), iterator.count >= 2,
+               let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1]) {
+                output.append(high << 4 | low)
+                iterator = iterator.dropFirst(2)
+            } else {
+                output.append(byte)
+            }
+        }
+        return String(validating: output, as: UTF8.self) ?? self
+    }
+
+    public var trimmingSpaces: String {
+        var slice = Substring(self)
+        while slice.first == " " || slice.first == "\t" { slice = slice.dropFirst() }
+        while slice.last == " " || slice.last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}
+
+private func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 48...57: return byte - 48
+    case 65...70: return byte - 55
+    case 97...102: return byte - 87
+    default: return nil
+    }
+}

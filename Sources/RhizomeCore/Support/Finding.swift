@@ -1,0 +1,63 @@
+/// A problem found in the vault. Problems in user content are data, never thrown errors:
+/// the indexer records them and keeps going.
+public struct Finding: Sendable, Hashable, Codable {
+    public enum Severity: String, Sendable, Codable, Comparable {
+        case error, warning, info
+
+        private var rank: Int { self == .error ? 2 : self == .warning ? 1 : 0 }
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    /// Stable, machine-readable identifier (part of the JSON contract).
+    public var code: FindingCode
+    public var severity: Severity
+    /// What is wrong, for a person.
+    public var message: String
+    /// Vault-relative path of the file concerned, if any.
+    public var path: String?
+    /// 1-based line and column in the file, where they apply.
+    public var line: Int?
+    public var column: Int?
+    /// How to fix it, when we know.
+    public var fix: String?
+
+    public init(
+        code: FindingCode, severity: Severity, message: String,
+        path: String? = nil, line: Int? = nil, column: Int? = nil, fix: String? = nil
+    ) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.fix = fix
+    }
+
+    /// `path:line:col: severity: message` — the compiler-diagnostic form editors understand.
+    public var diagnosticDescription: String {
+        var location = path ?? "<vault>"
+        if let line { location += ":\(line)" }
+        if let column { location += ":\(column)" }
+        var text = "\(location): \(severity.rawValue): \(message) [\(code.rawValue)]"
+        if let fix { text += "\n  fix: \(fix)" }
+        return text
+    }
+}
+
+/// The stable codes of findings. Renaming one is a breaking change of the JSON output.
+public enum FindingCode: String, Sendable, Codable, CaseIterable {
+    case invalidYAML = "invalid-yaml"
+    case unclosedFrontmatter = "unclosed-frontmatter"
+    case frontmatterNotMapping = "frontmatter-not-mapping"
+    case duplicateKey = "duplicate-key"
+    case invalidUTF8 = "invalid-utf8"
+    case binaryFile = "binary-file"
+    case fileTooLarge = "file-too-large"
+    case unreadableFile = "unreadable-file"
+    case unreadableDirectory = "unreadable-directory"
+    case brokenSymlink = "broken-symlink"
+    case symlinkLoop = "symlink-loop"
+    case invalidCanvas = "invalid-canvas"
+    case invalidTagValue = "invalid-tag-value"
+}

@@ -1,0 +1,35 @@
+/// Errors that stop Rhizome from working on a vault at all (problems *inside* a vault are `Finding`s).
+public enum VaultError: Error, Sendable, Equatable {
+    case notFound(searched: [String])
+    case unreadableRoot(path: String, reason: String)
+    case notADirectory(path: String)
+}
+
+extension VaultError: CustomStringConvertible {
+    /// Stable machine-readable code for JSON output.
+    public var code: String {
+        switch self {
+        case .notFound: return "vault-not-found"
+        case .unreadableRoot: return "vault-unreadable"
+        case .notADirectory: return "vault-not-a-directory"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notFound(let searched):
+            return """
+                no vault found. Tell Rhizome where your vault is in one of these ways:
+                  1. --vault PATH
+                  2. the RHIZOME_VAULT environment variable (or OBSIDIAN_VAULT)
+                  3. a file ~/.obsidian-vault containing the vault's path on one line
+                  4. run Rhizome from inside the vault (a folder with an .obsidian/ folder)
+                \(searched.isEmpty ? "" : "searched: " + searched.joined(separator: ", "))
+                """
+        case .unreadableRoot(let path, let reason):
+            return "cannot read the vault folder \(path): \(reason). Nothing was changed. Check that the path exists and that you may read it."
+        case .notADirectory(let path):
+            return "the vault path \(path) is not a folder. Point --vault at the folder that contains your notes."
+        }
+    }
+}

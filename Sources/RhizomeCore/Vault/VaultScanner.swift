@@ -1,0 +1,200 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Walks a vault with POSIX directory calls (fast, and exact about the on-disk bytes of names).
+///
+/// - Skips names starting with `.` (`.obsidian/`, `.trash/`, `.git/`, …).
+/// - Follows symlinks to files and folders, records the real path of everything reached through one,
+///   and refuses to enter a folder twice (symlink loops become findings).
+/// - Never guesses: a folder it cannot list or a symlink it cannot follow is reported in
+///   `uncertainPaths`, so the indexer keeps what it knew about files there instead of dropping them.
+public struct VaultScanner: Sendable {
+    public var root: String
+    /// Vault-relative paths to leave out (e.g. an index database kept inside the vault).
+    public var excludedPaths: Set<String>
+
+    public init(root: String, excludedPaths: Set<String> = []) {
+        self.root = root
+        self.excludedPaths = excludedPaths
+    }
+
+    /// Lists every file of the vault. Throws only when the vault root itself cannot be read.
+    public func scan() throws(VaultError) -> VaultScan {
+        var result = VaultScan()
+        var rootStatus = stat()
+        guard stat(root, &rootStatus) == 0 else { throw .unreadableRoot(path: root, reason: errnoDescription()) }
+        guard rootStatus.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: root) }
+        var visited: Set<DirectoryIdentity> = [DirectoryIdentity(rootStatus)]
+        var pending: [PendingDirectory] = [PendingDirectory(diskPath: Array(root.utf8), relativePath: "", realPath: nil)]
+        var isRoot = true
+        while let directory = pending.popLast() {
+            guard let handle = directory.diskPath.withCString({ opendir($0) }) else {
+                let reason = errnoDescription()
+                if isRoot { throw .unreadableRoot(path: root, reason: reason) }
+                result.uncertainPaths.append(directory.relativePath)
+                result.findings.append(Finding(
+                    code: .unreadableDirectory, severity: .error,
+                    message: "cannot read this folder (\(reason)); what was indexed under it is kept as it was",
+                    path: directory.relativePath, fix: "check the folder's permissions (`chmod u+rx`)"))
+                continue
+            }
+            isRoot = false
+            defer { closedir(handle) }
+            let descriptor = dirfd(handle)
+            while let entry = readdir(handle) {
+                let (nameBytes, type) = Self.nameAndType(entry)
+                guard let first = nameBytes.first, first != UInt8(ascii: ".") else { continue }
+                let decodedName = String(decoding: nameBytes, as: UTF8.self)
+                let name = UnicodeNormalization.nfc(decodedName)
+                let relativePath = directory.relativePath.isEmpty ? name : directory.relativePath + "/" + name
+                if excludedPaths.contains(relativePath) { continue }
+                var diskPath = directory.diskPath
+                diskPath.append(UInt8(ascii: "/"))
+                diskPath.append(contentsOf: nameBytes)
+                if String(validating: nameBytes, as: UTF8.self) == nil {
+                    result.findings.append(Finding(
+                        code: .invalidUTF8, severity: .warning,
+                        message: "the file name is not valid UTF-8; it is indexed as `\(relativePath)`",
+                        path: relativePath, fix: "rename the file with a UTF-8 name"))
+                }
+                var status = stat()
+                let isLink = type == DT_LNK
+                let flags: Int32 = isLink ? 0 : AT_SYMLINK_NOFOLLOW
+                guard nameBytes.withCString({ fstatat(descriptor, $0, &status, flags) }) == 0 else {
+                    let reason = errnoDescription()
+                    result.uncertainPaths.append(relativePath)
+                    result.findings.append(Finding(
+                        code: isLink ? .brokenSymlink : .unreadableFile, severity: .warning,
+                        message: isLink ? "broken symlink: its target does not exist (\(reason))" : "cannot read file status (\(reason))",
+                        path: relativePath,
+                        fix: isLink ? "restore the target or remove the link" : "check the file's permissions"))
+                    continue
+                }
+                let realPath: String? = isLink ? Self.realPath(of: diskPath) : directory.realPath.map { $0 + "/" + decodedName }
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR:
+                    let identity = DirectoryIdentity(status)
+                    guard visited.insert(identity).inserted else {
+                        result.findings.append(Finding(
+                            code: .symlinkLoop, severity: .warning,
+                            message: "this symlink leads to a folder that is already part of the vault (a loop or a duplicate); it is not followed",
+                            path: relativePath, fix: "remove the symlink, or point it outside the vault"))
+                        continue
+                    }
+                    pending.append(PendingDirectory(diskPath: diskPath, relativePath: relativePath, realPath: realPath))
+                case S_IFREG:
+                    result.files.append(ScannedFile(
+                        path: relativePath, diskPath: DiskPath(bytes: diskPath), size: Int64(status.st_size),
+                        modificationTime: Self.modificationTime(status), realPath: realPath))
+                default:
+                    continue  // sockets, FIFOs, devices: not notes
+                }
+            }
+        }
+        result.files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return result
+    }
+
+    // MARK: Helpers
+
+    private struct PendingDirectory {
+        var diskPath: [UInt8]
+        var relativePath: String
+        var realPath: String?
+    }
+
+    private struct DirectoryIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ status: stat) {
+            device = UInt64(truncatingIfNeeded: status.st_dev)
+            inode = UInt64(truncatingIfNeeded: status.st_ino)
+        }
+    }
+
+    private static func nameAndType(_ entry: UnsafeMutablePointer<dirent>) -> ([UInt8], Int) {
+        let type = Int(entry.pointee.d_type)
+        let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+            pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { bytes in
+                Array(UnsafeBufferPointer(start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
+            }
+        }
+        return (name, type)
+    }
+
+    private static func modificationTime(_ status: stat) -> Int64 {
+        #if canImport(Darwin)
+        return Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
+        #else
+        return Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        #endif
+    }
+
+    private static func realPath(of diskPath: [UInt8]) -> String? {
+        diskPath.withCString { path in
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+    }
+}
+
+/// The outcome of a walk.
+public struct VaultScan: Sendable {
+    /// Every file found, sorted by path.
+    public var files: [ScannedFile] = []
+    /// Vault-relative paths (folders or files) whose contents could not be determined.
+    public var uncertainPaths: [String] = []
+    public var findings: [Finding] = []
+
+    public init() {}
+
+    /// Whether `path` lies at or under one of the uncertain paths.
+    public func isUncertain(_ path: String) -> Bool {
+        uncertainPaths.contains { $0 == path || path.hasPrefix($0 + "/") || $0.isEmpty }
+    }
+}
+
+/// One file found by the walk.
+public struct ScannedFile: Sendable, Hashable {
+    /// Vault-relative, `/`-separated, NFC.
+    public var path: String
+    /// The absolute path with the exact bytes on disk (which may be NFD or not even UTF-8).
+    public var diskPath: DiskPath
+    public var size: Int64
+    /// Nanoseconds since 1970 (of the symlink target for symlinked files).
+    public var modificationTime: Int64
+    /// The resolved real path when the file was reached through a symlink.
+    public var realPath: String?
+
+    public var kind: VaultFileKind { VaultFileKind(path: path) }
+}
+
+/// An absolute file-system path as raw bytes.
+public struct DiskPath: Sendable, Hashable {
+    public var bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ path: String) { self.bytes = Array(path.utf8) }
+
+    public var description: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+extension Array where Element == UInt8 {
+    func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        var terminated = self
+        terminated.append(0)
+        return try terminated.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
+    }
+}
+
+func errnoDescription() -> String {
+    String(cString: strerror(errno))
+}

@@ -1,0 +1,116 @@
+import RhizomeCore
+
+/// Writes parsed notes into the index with prepared statements (the bulk path: no per-row SQL parsing).
+final class BatchWriter {
+    private let connection: SQLiteConnection
+    private let fullText: Bool
+    private let deleteChildren: [SQLiteStatement]
+    private let deleteFullText: SQLiteStatement
+    private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertFinding, insertFullText: SQLiteStatement
+    private let updateFile, touchFile: SQLiteStatement
+
+    init(connection: SQLiteConnection, fullText: Bool) throws(StoreError) {
+        self.connection = connection
+        self.fullText = fullText
+        var deletes: [SQLiteStatement] = []
+        for table in ["link WHERE source_id", "tag WHERE file_id", "heading WHERE file_id", "block WHERE file_id", "task WHERE file_id",
+                      "alias WHERE file_id", "property WHERE file_id", "finding WHERE file_id"] {
+            deletes.append(try connection.prepare("DELETE FROM \(table) = ?"))
+        }
+        deleteChildren = deletes
+        deleteFullText = try connection.prepare("DELETE FROM note_fts WHERE rowid = ?")
+        insertLink = try connection.prepare("""
+            INSERT INTO link(source_id, ordinal, target_id, kind, property_key, link_path, subpath, display, link_key, line, col)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertTag = try connection.prepare("INSERT INTO tag(file_id, ordinal, name, name_key, from_frontmatter, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        insertHeading = try connection.prepare("INSERT INTO heading(file_id, ordinal, level, text, line) VALUES (?, ?, ?, ?, ?)")
+        insertBlock = try connection.prepare("INSERT INTO block(file_id, ordinal, block_id, line) VALUES (?, ?, ?, ?)")
+        insertTask = try connection.prepare("INSERT INTO task(file_id, ordinal, status, text, line) VALUES (?, ?, ?, ?, ?)")
+        insertAlias = try connection.prepare("INSERT INTO alias(file_id, ordinal, alias) VALUES (?, ?, ?)")
+        insertProperty = try connection.prepare("INSERT INTO property(file_id, ordinal, key, type, value_json, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        insertFinding = try connection.prepare("""
+            INSERT INTO finding(file_id, path, code, severity, message, line, col, fix) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertFullText = try connection.prepare("INSERT INTO note_fts(rowid, title, body) VALUES (?, ?, ?)")
+        updateFile = try connection.prepare("""
+            UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ?, frontmatter_json = ? WHERE id = ?
+            """)
+        touchFile = try connection.prepare("UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ? WHERE id = ?")
+    }
+
+    /// Replaces everything stored about one file with `note`.
+    func write(_ note: ParsedNote, targets: [Int64?], job: Indexer.ParseJob, hash: String?) throws(StoreError) {
+        let id = job.id
+        let path = job.file.path
+        if !job.isNew { try clear(id) }
+        for (ordinal, (link, target)) in zip(note.links, targets).enumerated() {
+            try insertLink.bind(
+                .integer(id), .integer(Int64(ordinal)), target.map { .integer($0) } ?? .null, .text(link.kind.rawValue),
+                link.propertyKey.sqlite, .text(link.path), link.subpath.sqlite, link.display.sqlite,
+                .text(LinkResolver<Int64>.resolveKey(ofLinkPath: link.path)), .integer(Int64(link.line)), .integer(Int64(link.column))
+            ).run()
+        }
+        for (ordinal, tag) in note.tags.enumerated() {
+            try insertTag.bind(
+                .integer(id), .integer(Int64(ordinal)), .text(tag.name), .text(TagSyntax.key(tag.name)),
+                .integer(tag.isFromFrontmatter ? 1 : 0), .integer(Int64(tag.line)), .integer(Int64(tag.column))
+            ).run()
+        }
+        for (ordinal, heading) in note.headings.enumerated() {
+            try insertHeading.bind(.integer(id), .integer(Int64(ordinal)), .integer(Int64(heading.level)), .text(heading.text), .integer(Int64(heading.line))).run()
+        }
+        for (ordinal, block) in note.blocks.enumerated() {
+            try insertBlock.bind(.integer(id), .integer(Int64(ordinal)), .text(block.id), .integer(Int64(block.line))).run()
+        }
+        for (ordinal, task) in note.tasks.enumerated() {
+            try insertTask.bind(.integer(id), .integer(Int64(ordinal)), .text(task.status), .text(task.text), .integer(Int64(task.line))).run()
+        }
+        for (ordinal, alias) in note.aliases.enumerated() {
+            try insertAlias.bind(.integer(id), .integer(Int64(ordinal)), .text(alias)).run()
+        }
+        var frontmatterJSON: String? = nil
+        if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
+            frontmatterJSON = JSONText.encode(frontmatter.entries)
+            for (ordinal, entry) in frontmatter.entries.enumerated() {
+                try insertProperty.bind(
+                    .integer(id), .integer(Int64(ordinal)), .text(entry.key), .text(entry.value.value.typeName),
+                    .text(JSONText.encode(entry.value.value)), .integer(Int64(entry.keyLine)), .integer(Int64(entry.keyColumn))
+                ).run()
+            }
+        }
+        try insertFindings(note.findings, fileID: id)
+        if fullText, let body = note.bodyText {
+            let title = ([VaultPath.displayName(of: path)] + note.aliases).joined(separator: "\n")
+            try insertFullText.bind(.integer(id), .text(title), .text(body)).run()
+        }
+        try updateFile.bind(
+            .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite,
+            frontmatterJSON.sqlite, .integer(id)
+        ).run()
+    }
+
+    /// Records a new size/mtime for a file whose content did not change (or is not read).
+    func touch(job: Indexer.ParseJob, hash: String?) throws(StoreError) {
+        try touchFile.bind(.integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite, .integer(job.id)).run()
+    }
+
+    func replaceFindings(_ findings: [Finding], fileID: Int64) throws(StoreError) {
+        try deleteChildren[deleteChildren.count - 1].bind(.integer(fileID)).run()
+        try insertFindings(findings, fileID: fileID)
+    }
+
+    private func insertFindings(_ findings: [Finding], fileID: Int64) throws(StoreError) {
+        for finding in findings {
+            try insertFinding.bind(
+                .integer(fileID), finding.path.sqlite, .text(finding.code.rawValue), .text(finding.severity.rawValue),
+                .text(finding.message), finding.line.sqlite, finding.column.sqlite, finding.fix.sqlite
+            ).run()
+        }
+    }
+
+    private func clear(_ id: Int64) throws(StoreError) {
+        for statement in deleteChildren { try statement.bind(.integer(id)).run() }
+        try deleteFullText.bind(.integer(id)).run()
+    }
+}

@@ -1,0 +1,158 @@
+/// The index database schema: tables (internal), views (the documented, stable query surface for
+/// `rhizome sql`), and migrations keyed by `PRAGMA user_version`.
+///
+/// The index is a cache that can always be rebuilt from the vault. A shipped migration is never edited;
+/// a migration that changes what is extracted bumps `parserVersion` so the next run re-reads every file.
+enum IndexSchema {
+    /// The schema version this build writes (`PRAGMA user_version`).
+    static let version = 1
+    /// Bump when parsing or resolution changes what is stored for unchanged files: forces a full re-read.
+    static let parserVersion = "1"
+
+    /// Migrations from version N-1 to N, at index N-1.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+        CREATE TABLE file (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            folder TEXT NOT NULL,
+            extension TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            resolve_key TEXT NOT NULL,
+            size INTEGER,
+            mtime_ns INTEGER,
+            content_hash TEXT,
+            real_path TEXT,
+            frontmatter_json TEXT
+        );
+        CREATE INDEX file_resolve_key ON file(resolve_key);
+
+        CREATE TABLE link (
+            source_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            target_id INTEGER REFERENCES file(id) ON DELETE SET NULL,
+            kind TEXT NOT NULL,
+            property_key TEXT,
+            link_path TEXT NOT NULL,
+            subpath TEXT,
+            display TEXT,
+            link_key TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL,
+            PRIMARY KEY (source_id, ordinal)
+        ) WITHOUT ROWID;
+        CREATE INDEX link_target ON link(target_id);
+        CREATE INDEX link_key ON link(link_key);
+
+        CREATE TABLE tag (
+            file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            from_frontmatter INTEGER NOT NULL,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL,
+            PRIMARY KEY (file_id, ordinal)
+        ) WITHOUT ROWID;
+        CREATE INDEX tag_name_key ON tag(name_key);
+
+        CREATE TABLE heading (
+            file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            level INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            PRIMARY KEY (file_id, ordinal)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE block (
+            file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            block_id TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            PRIMARY KEY (file_id, ordinal)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE task (
+            file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            text TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            PRIMARY KEY (file_id, ordinal)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE alias (
+            file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            alias TEXT NOT NULL,
+            PRIMARY KEY (file_id, ordinal)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE property (
+            file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            type TEXT NOT NULL,
+            value_json TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL,
+            PRIMARY KEY (file_id, ordinal)
+        ) WITHOUT ROWID;
+        CREATE INDEX property_key ON property(key);
+
+        CREATE TABLE finding (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER REFERENCES file(id) ON DELETE CASCADE,
+            path TEXT,
+            code TEXT NOT NULL,
+            severity TEXT NOT NULL,
+            message TEXT NOT NULL,
+            line INTEGER,
+            col INTEGER,
+            fix TEXT
+        );
+        CREATE INDEX finding_file ON finding(file_id);
+
+        -- Link keys whose resolution may have changed (files added or removed) and that still need
+        -- re-resolving. Written in the same transaction as the change, so an interrupted run resumes.
+        CREATE TABLE pending_resolve (link_key TEXT PRIMARY KEY) WITHOUT ROWID;
+
+        CREATE VIRTUAL TABLE note_fts USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2');
+
+        -- The documented views (README: "SQL views"). Stable: columns are only ever added.
+        CREATE VIEW files AS
+            SELECT id, path, name, folder, extension, kind, size, mtime_ns / 1000000000 AS modified,
+                   content_hash, real_path
+            FROM file;
+        CREATE VIEW notes AS
+            SELECT id, path, name, folder, size, mtime_ns / 1000000000 AS modified, frontmatter_json AS frontmatter
+            FROM file WHERE kind = 'note';
+        CREATE VIEW links AS
+            SELECT s.path AS source, t.path AS target, l.link_path, l.subpath, l.display, l.kind, l.property_key,
+                   l.line, l.col AS "column", l.target_id IS NOT NULL AS resolved
+            FROM link l JOIN file s ON s.id = l.source_id LEFT JOIN file t ON t.id = l.target_id;
+        CREATE VIEW tags AS
+            SELECT f.path, t.name AS tag, t.name_key AS tag_lower,
+                   CASE t.from_frontmatter WHEN 1 THEN 'frontmatter' ELSE 'body' END AS source, t.line, t.col AS "column"
+            FROM tag t JOIN file f ON f.id = t.file_id;
+        CREATE VIEW headings AS
+            SELECT f.path, h.level, h.text, h.line FROM heading h JOIN file f ON f.id = h.file_id;
+        CREATE VIEW blocks AS
+            SELECT f.path, b.block_id, b.line FROM block b JOIN file f ON f.id = b.file_id;
+        CREATE VIEW tasks AS
+            SELECT f.path, k.status, k.text, k.line, k.status IN ('x', 'X') AS done
+            FROM task k JOIN file f ON f.id = k.file_id;
+        CREATE VIEW aliases AS
+            SELECT f.path, a.alias FROM alias a JOIN file f ON f.id = a.file_id;
+        CREATE VIEW properties AS
+            SELECT f.path, p.key, p.type, p.value_json AS value, p.line, p.col AS "column"
+            FROM property p JOIN file f ON f.id = p.file_id;
+        CREATE VIEW findings AS
+            SELECT path, code, severity, message, line, col AS "column", fix FROM finding;
+        """,
+    ]
+}

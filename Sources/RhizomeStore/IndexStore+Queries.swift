@@ -1,0 +1,341 @@
+import Foundation
+import RhizomeCore
+
+/// Read queries over the index: the graph, tags, tasks, properties, search. Shared by the CLI and
+/// (later) the MCP server.
+extension IndexStore {
+    /// Resolves a NOTE argument exactly as a wikilink from the vault root would (`Note`, `Folder/Note`,
+    /// `Note.md`, `Note#Heading`).
+    public func resolveNote(_ argument: String) throws -> FileRecord? {
+        var linkPath = argument
+        if let hashIndex = linkPath.firstIndex(of: "#"), hashIndex != linkPath.startIndex { linkPath = String(linkPath[..<hashIndex]) }
+        linkPath = linkPath.trimmingSpaces
+        let key = LinkResolver<Int64>.resolveKey(ofLinkPath: linkPath)
+        let statement = try connection.prepare("SELECT id, path FROM file WHERE resolve_key = ?")
+        statement.bind(.text(key))
+        var candidates: [(path: String, id: Int64)] = []
+        while try statement.step() { candidates.append((statement.text(1), statement.int(0))) }
+        let resolver = LinkResolver(files: candidates)
+        guard let match = resolver.resolve(linkPath: UnicodeNormalization.nfc(linkPath), from: "") else { return nil }
+        return try file(id: match.id)
+    }
+
+    /// Notes whose name is close to `argument` (for "did you mean" messages).
+    public func suggestions(for argument: String, limit: Int = 5) throws -> [String] {
+        let key = UnicodeNormalization.matchKey(String(VaultPath.fileName(of: argument)))
+        let statement = try connection.prepare("""
+            SELECT path FROM file WHERE resolve_key LIKE '%' || ? || '%' ESCAPE '\\' ORDER BY length(path) LIMIT ?
+            """)
+        statement.bind(.text(Self.escapeLike(key)), .integer(Int64(limit)))
+        var result = try statement.rows { $0.text(0) }
+        if result.isEmpty {
+            let aliases = try connection.prepare("SELECT f.path FROM alias a JOIN file f ON f.id = a.file_id WHERE lower(a.alias) = ? LIMIT ?")
+            aliases.bind(.text(key), .integer(Int64(limit)))
+            result = try aliases.rows { $0.text(0) }
+        }
+        return result
+    }
+
+    public func file(id: Int64) throws -> FileRecord? {
+        let statement = try connection.prepare("SELECT \(Self.fileColumns) FROM file WHERE id = ?")
+        statement.bind(.integer(id))
+        return try statement.step() ? Self.fileRecord(statement) : nil
+    }
+
+    public func note(_ file: FileRecord) throws -> NoteDetail {
+        let id = SQLiteValue.integer(file.id)
+        let frontmatterText = try connection.prepare("SELECT frontmatter_json FROM file WHERE id = ?").bind(id).rows { $0.optionalText(0) }.first ?? nil
+        let frontmatter = try frontmatterText.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        return NoteDetail(
+            file: file,
+            frontmatter: frontmatter,
+            aliases: try connection.prepare("SELECT alias FROM alias WHERE file_id = ? ORDER BY ordinal").bind(id).rows { $0.text(0) },
+            tags: try connection.prepare("SELECT name, from_frontmatter, line, col FROM tag WHERE file_id = ? ORDER BY ordinal").bind(id).rows {
+                TagOccurrence(name: $0.text(0), isFromFrontmatter: $0.int(1) != 0, line: Int($0.int(2)), column: Int($0.int(3)))
+            },
+            headings: try connection.prepare("SELECT level, text, line FROM heading WHERE file_id = ? ORDER BY ordinal").bind(id).rows {
+                Heading(level: Int($0.int(0)), text: $0.text(1), line: Int($0.int(2)))
+            },
+            blocks: try connection.prepare("SELECT block_id, line FROM block WHERE file_id = ? ORDER BY ordinal").bind(id).rows {
+                BlockID(id: $0.text(0), line: Int($0.int(1)))
+            },
+            tasks: try connection.prepare("SELECT status, text, line FROM task WHERE file_id = ? ORDER BY ordinal").bind(id).rows {
+                TaskItem(status: $0.text(0), text: $0.text(1), line: Int($0.int(2)))
+            },
+            links: try outgoingLinks(of: file.id),
+            backlinks: try backlinks(of: file.id),
+            findings: try findings(fileID: file.id))
+    }
+
+    /// Every link occurrence written in the file, in order.
+    public func outgoingLinks(of fileID: Int64) throws -> [LinkRecord] {
+        try linkRecords(where: "l.source_id = ?", [.integer(fileID)], order: "l.ordinal")
+    }
+
+    /// Every link occurrence that resolves to the file, by source path then position.
+    public func backlinks(of fileID: Int64) throws -> [LinkRecord] {
+        try linkRecords(where: "l.target_id = ?", [.integer(fileID)], order: "s.path, l.line, l.col")
+    }
+
+    /// Every link occurrence in the vault (the fidelity contract of `rhizome links --all --json`).
+    public func allLinks() throws -> [LinkRecord] {
+        try linkRecords(where: "1", [], order: "s.path, l.ordinal")
+    }
+
+    public func unresolvedLinks() throws -> [LinkRecord] {
+        try linkRecords(where: "l.target_id IS NULL", [], order: "l.link_key, s.path, l.line")
+    }
+
+    /// Notes no other file links to.
+    public func orphans() throws -> [FileRecord] {
+        try files(where: """
+            f.kind = 'note' AND NOT EXISTS (SELECT 1 FROM link l WHERE l.target_id = f.id AND l.source_id != f.id)
+            """)
+    }
+
+    /// Notes with no outgoing links (resolved or not) other than to themselves.
+    public func deadEnds() throws -> [FileRecord] {
+        try files(where: """
+            f.kind = 'note' AND NOT EXISTS (SELECT 1 FROM link l WHERE l.source_id = f.id AND (l.target_id IS NULL OR l.target_id != f.id))
+            """)
+    }
+
+    /// Tag counts with nested tags rolled up into their parents (`#a/b` counts for `#a`).
+    public func tagCounts() throws -> [TagCount] {
+        let statement = try connection.prepare("SELECT name, name_key, file_id FROM tag ORDER BY file_id, ordinal")
+        var spelling: [String: String] = [:]
+        var occurrences: [String: Int] = [:]
+        var notes: [String: Set<Int64>] = [:]
+        while try statement.step() {
+            let name = statement.text(0)
+            let fileID = statement.int(2)
+            let names = TagSyntax.selfAndAncestors(name)
+            for (index, key) in TagSyntax.selfAndAncestors(statement.text(1)).enumerated() {
+                if spelling[key] == nil { spelling[key] = index < names.count ? names[index] : key }
+                occurrences[key, default: 0] += 1
+                notes[key, default: []].insert(fileID)
+            }
+        }
+        return occurrences.keys.sorted().map { TagCount(tag: spelling[$0]!, count: occurrences[$0]!, notes: notes[$0]!.count) }
+    }
+
+    /// Files carrying `tag` or one of its nested children (case-insensitive, leading `#` optional).
+    public func files(withTag tag: String) throws -> [FileRecord] {
+        var key = TagSyntax.key(tag)
+        if key.hasPrefix("#") { key.removeFirst() }
+        return try files(where: """
+            f.id IN (SELECT file_id FROM tag WHERE name_key = ? OR substr(name_key, 1, length(?) + 1) = ? || '/')
+            """, [.text(key), .text(key), .text(key)])
+    }
+
+    public enum TaskFilter: Sendable { case all, open, done }
+
+    public func tasks(_ filter: TaskFilter = .all) throws -> [TaskRecord] {
+        let condition: String
+        switch filter {
+        case .all: condition = "1"
+        case .open: condition = "k.status = ' '"
+        case .done: condition = "k.status IN ('x', 'X')"
+        }
+        return try connection.prepare("""
+            SELECT f.path, k.line, k.status, k.text FROM task k JOIN file f ON f.id = k.file_id WHERE \(condition) ORDER BY f.path, k.line
+            """).rows {
+            TaskRecord(path: $0.text(0), line: Int($0.int(1)), status: $0.text(2), text: $0.text(3), done: ["x", "X"].contains($0.text(2)))
+        }
+    }
+
+    public func propertySummaries() throws -> [PropertySummary] {
+        try connection.prepare("""
+            SELECT key, count(DISTINCT file_id), group_concat(DISTINCT type) FROM property GROUP BY key ORDER BY key
+            """).rows {
+            PropertySummary(key: $0.text(0), notes: Int($0.int(1)), types: $0.text(2).split(separator: ",").map(String.init).sorted())
+        }
+    }
+
+    public func propertyValues(key: String) throws -> [PropertyValueRecord] {
+        try connection.prepare("""
+            SELECT f.path, p.type, p.value_json, p.line, p.col FROM property p JOIN file f ON f.id = p.file_id
+            WHERE p.key = ? ORDER BY f.path
+            """).bind(.text(key)).rows {
+            PropertyValueRecord(
+                path: $0.text(0), type: $0.text(1),
+                value: (try? JSONDecoder().decode(JSONValue.self, from: Data($0.text(2).utf8))) ?? .null,
+                line: Int($0.int(3)), column: Int($0.int(4)))
+        }
+    }
+
+    /// Full-text search, best first. Plain words are all required (prefix with `*`); `raw` passes FTS5 syntax.
+    public func search(_ query: String, limit: Int = 20, raw: Bool = false) throws -> [SearchHit] {
+        let expression = raw ? query : Self.ftsExpression(query)
+        guard !expression.isEmpty else { return [] }
+        let statement = try connection.prepare("""
+            SELECT f.path, snippet(note_fts, 1, '**', '**', '…', 16), bm25(note_fts, 10.0, 1.0) AS score
+            FROM note_fts JOIN file f ON f.id = note_fts.rowid
+            WHERE note_fts MATCH ? ORDER BY score LIMIT ?
+            """)
+        statement.bind(.text(expression), .integer(Int64(limit)))
+        return try statement.rows { SearchHit(path: $0.text(0), snippet: $0.text(1).replacingOccurrences(of: "\n", with: " "), score: $0.double(2)) }
+    }
+
+    public enum Direction: String, Sendable, CaseIterable { case outgoing, incoming, both }
+
+    /// Files within `depth` links of `fileID` (breadth-first), nearest first.
+    public func neighbors(of fileID: Int64, depth: Int, direction: Direction = .both) throws -> [NeighborRecord] {
+        var distance: [Int64: Int] = [fileID: 0]
+        var frontier: [Int64] = [fileID]
+        for level in 1...max(1, depth) {
+            var next: [Int64] = []
+            for node in frontier {
+                for neighbor in try adjacent(to: node, direction: direction) where distance[neighbor] == nil {
+                    distance[neighbor] = level
+                    next.append(neighbor)
+                }
+            }
+            frontier = next
+            if frontier.isEmpty { break }
+        }
+        distance[fileID] = nil
+        return try distance.compactMap { id, hops in try file(id: id).map { NeighborRecord(path: $0.path, distance: hops) } }
+            .sorted { ($0.distance, $0.path) < ($1.distance, $1.path) }
+    }
+
+    /// The shortest chain of links from one file to another (breadth-first), or nil.
+    public func shortestPath(from start: Int64, to goal: Int64, direction: Direction = .outgoing) throws -> [FileRecord]? {
+        var previous: [Int64: Int64] = [start: start]
+        var frontier = [start]
+        while !frontier.isEmpty, previous[goal] == nil {
+            var next: [Int64] = []
+            for node in frontier {
+                for neighbor in try adjacent(to: node, direction: direction) where previous[neighbor] == nil {
+                    previous[neighbor] = node
+                    next.append(neighbor)
+                }
+            }
+            frontier = next
+        }
+        guard previous[goal] != nil else { return nil }
+        var chain = [goal]
+        while let last = chain.last, last != start, let before = previous[last] { chain.append(before) }
+        return try chain.reversed().compactMap { try file(id: $0) }
+    }
+
+    public func graph(includeAttachments: Bool = true) throws -> GraphExport {
+        let kinds = includeAttachments ? "1" : "kind != 'attachment'"
+        let nodes = try connection.prepare("SELECT path, kind FROM file WHERE \(kinds) ORDER BY path").rows {
+            GraphExport.Node(path: $0.text(0), kind: $0.text(1))
+        }
+        let edges = try connection.prepare("""
+            SELECT s.path, t.path, count(*) FROM link l JOIN file s ON s.id = l.source_id JOIN file t ON t.id = l.target_id
+            WHERE \(includeAttachments ? "1" : "t.kind != 'attachment'") GROUP BY l.source_id, l.target_id ORDER BY s.path, t.path
+            """).rows { GraphExport.Edge(source: $0.text(0), target: $0.text(1), count: Int($0.int(2))) }
+        return GraphExport(nodes: nodes, edges: edges)
+    }
+
+    public func stats() throws -> VaultStats {
+        let statement = try connection.prepare("""
+            SELECT (SELECT count(*) FROM file WHERE kind = 'note'), (SELECT count(*) FROM file WHERE kind = 'canvas'),
+                   (SELECT count(*) FROM file WHERE kind = 'attachment'), (SELECT count(*) FROM link),
+                   (SELECT count(*) FROM link WHERE target_id IS NULL), (SELECT count(DISTINCT name_key) FROM tag),
+                   (SELECT count(*) FROM task WHERE status = ' '), (SELECT count(*) FROM task WHERE status IN ('x', 'X')),
+                   (SELECT count(*) FROM finding), (SELECT value FROM meta WHERE key = 'last_indexed_at')
+            """)
+        _ = try statement.step()
+        let links = Int(statement.int(3))
+        let unresolved = Int(statement.int(4))
+        return VaultStats(
+            notes: Int(statement.int(0)), canvases: Int(statement.int(1)), attachments: Int(statement.int(2)),
+            links: links, resolvedLinks: links - unresolved, unresolvedLinks: unresolved, tags: Int(statement.int(5)),
+            openTasks: Int(statement.int(6)), doneTasks: Int(statement.int(7)), findings: Int(statement.int(8)),
+            lastIndexedAt: statement.optionalText(9))
+    }
+
+    /// Stored findings (per file and vault-wide), most severe first.
+    public func findings(fileID: Int64? = nil) throws -> [Finding] {
+        let condition = fileID == nil ? "1" : "file_id = ?"
+        let statement = try connection.prepare("""
+            SELECT code, severity, message, path, line, col, fix FROM finding WHERE \(condition)
+            ORDER BY CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, path, line
+            """)
+        if let fileID { statement.bind(.integer(fileID)) }
+        return try statement.rows {
+            Finding(
+                code: FindingCode(rawValue: $0.text(0)) ?? .unreadableFile, severity: Finding.Severity(rawValue: $0.text(1)) ?? .warning,
+                message: $0.text(2), path: $0.optionalText(3), line: $0.optionalInt(4).map(Int.init),
+                column: $0.optionalInt(5).map(Int.init), fix: $0.optionalText(6))
+        }
+    }
+
+    /// Runs one read-only statement (the index must have been opened with `init(readOnlyPath:)` or the
+    /// statement must not write; anything else is refused).
+    public func readOnlyQuery(_ sql: String, maxRows: Int = 100_000) throws -> SQLResult {
+        let statement = try connection.prepare(sql)
+        guard statement.isReadOnly else { throw StoreError.notReadOnly }
+        let columns = (0..<statement.columnCount).map { statement.columnName($0) }
+        var rows: [[JSONValue]] = []
+        while rows.count < maxRows, try statement.step() {
+            rows.append((0..<statement.columnCount).map { index in
+                switch statement.value(index) {
+                case .null: return .null
+                case .integer(let value): return .number(Double(value))
+                case .real(let value): return .number(value)
+                case .text(let value): return .string(value)
+                }
+            })
+        }
+        return SQLResult(columns: columns, rows: rows)
+    }
+
+    // MARK: Helpers
+
+    static let fileColumns = "f.id, f.path, f.name, f.folder, f.kind, f.size, f.mtime_ns, f.real_path"
+
+    static func fileRecord(_ statement: SQLiteStatement) -> FileRecord {
+        FileRecord(
+            id: statement.int(0), path: statement.text(1), name: statement.text(2), folder: statement.text(3), kind: statement.text(4),
+            size: statement.optionalInt(5), modified: statement.optionalInt(6).map { $0 / 1_000_000_000 }, realPath: statement.optionalText(7))
+    }
+
+    private func files(where condition: String, _ values: [SQLiteValue] = []) throws -> [FileRecord] {
+        try connection.prepare("SELECT \(Self.fileColumns) FROM file f WHERE \(condition) ORDER BY f.path").bind(values).rows(Self.fileRecord)
+    }
+
+    private func linkRecords(where condition: String, _ values: [SQLiteValue], order: String) throws -> [LinkRecord] {
+        try connection.prepare("""
+            SELECT s.path, t.path, l.link_path, l.subpath, l.display, l.kind, l.property_key, l.line, l.col
+            FROM link l JOIN file s ON s.id = l.source_id LEFT JOIN file t ON t.id = l.target_id
+            WHERE \(condition) ORDER BY \(order)
+            """).bind(values).rows {
+            LinkRecord(
+                source: $0.text(0), target: $0.optionalText(1), linkPath: $0.text(2), subpath: $0.optionalText(3),
+                display: $0.optionalText(4), kind: $0.text(5), propertyKey: $0.optionalText(6), line: Int($0.int(7)), column: Int($0.int(8)))
+        }
+    }
+
+    private func adjacent(to node: Int64, direction: Direction) throws -> [Int64] {
+        var result: [Int64] = []
+        if direction != .incoming {
+            result += try connection.prepare("SELECT DISTINCT target_id FROM link WHERE source_id = ? AND target_id IS NOT NULL ORDER BY target_id")
+                .bind(.integer(node)).rows { $0.int(0) }
+        }
+        if direction != .outgoing {
+            result += try connection.prepare("SELECT DISTINCT source_id FROM link WHERE target_id = ? ORDER BY source_id")
+                .bind(.integer(node)).rows { $0.int(0) }
+        }
+        return result
+    }
+
+    /// Plain words → an FTS5 expression where every word must occur: `"w1" "w2"`; `w*` is a prefix query.
+    static func ftsExpression(_ query: String) -> String {
+        query.split(whereSeparator: { $0.isWhitespace }).map { word -> String in
+            var token = String(word)
+            let isPrefix = token.hasSuffix("*") && token.count > 1
+            if isPrefix { token.removeLast() }
+            let quoted = "\"" + token.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return isPrefix ? quoted + "*" : quoted
+        }.joined(separator: " ")
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    }
+}

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The on-disk index of one vault: an SQLite file in WAL mode, created and migrated on open.
+public final class IndexStore {
+    public let databasePath: String
+    let connection: SQLiteConnection
+
+    /// Opens (creating if needed) the index for writing.
+    public init(path: String) throws(StoreError) {
+        self.databasePath = path
+        Self.createParentFolder(of: path)
+        connection = try SQLiteConnection(path: path)
+        try connection.execute("""
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = NORMAL;
+            PRAGMA foreign_keys = ON;
+            PRAGMA temp_store = MEMORY;
+            PRAGMA cache_size = -32000;
+            """)
+        try migrate()
+    }
+
+    /// Opens an existing index read-only (for `rhizome sql` and `--no-refresh` queries).
+    public init(readOnlyPath path: String) throws(StoreError) {
+        guard access(path, F_OK) == 0 else { throw .notIndexed(path: path) }
+        self.databasePath = path
+        connection = try SQLiteConnection(path: path, mode: .readOnly)
+        try connection.execute("PRAGMA query_only = ON")
+        let found = try Self.userVersion(connection)
+        if found > IndexSchema.version {
+            throw .newerSchema(found: found, supported: IndexSchema.version, path: path)
+        }
+        if found == 0 { throw .notIndexed(path: path) }
+    }
+
+    /// Whether the index has ever completed a run.
+    public var hasIndexedOnce: Bool {
+        (try? metaValue("last_indexed_at")) != nil
+    }
+
+    // MARK: Meta
+
+    func metaValue(_ key: String) throws(StoreError) -> String? {
+        let statement = try connection.prepare("SELECT value FROM meta WHERE key = ?")
+        statement.bind(.text(key))
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    func setMeta(_ key: String, _ value: String) throws(StoreError) {
+        try connection.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            .bind(.text(key), .text(value)).run()
+    }
+
+    // MARK: Migrations
+
+    private func migrate() throws(StoreError) {
+        let found = try Self.userVersion(connection)
+        if found > IndexSchema.version {
+            throw .newerSchema(found: found, supported: IndexSchema.version, path: databasePath)
+        }
+        guard found < IndexSchema.version else { return }
+        do {
+            try connection.transaction {
+                for step in found..<IndexSchema.version {
+                    try connection.execute(IndexSchema.migrations[step])
+                }
+                try connection.execute("PRAGMA user_version = \(IndexSchema.version)")
+                try setMeta("parser_version", IndexSchema.parserVersion)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .sqlite(code: -1, message: "\(error)", statement: "migration")
+        }
+    }
+
+    private static func userVersion(_ connection: SQLiteConnection) throws(StoreError) -> Int {
+        let statement = try connection.prepare("PRAGMA user_version")
+        return try statement.step() ? Int(statement.int(0)) : 0
+    }
+
+    private static func createParentFolder(of path: String) {
+        var folder = path
+        guard let slash = folder.lastIndex(of: "/") else { return }
+        folder = String(folder[..<slash])
+        var components: [Substring] = []
+        for part in folder.split(separator: "/") {
+            components.append(part)
+            let prefix = (folder.hasPrefix("/") ? "/" : "") + components.joined(separator: "/")
+            mkdir(prefix, 0o700)
+        }
+    }
+}
+
+extension IndexStore {
+    /// Makes the next run re-read every file (used by `rhizome index --rebuild`).
+    public func requestFullReparse() throws(StoreError) {
+        try setMeta("parser_version", "rebuild-requested")
+    }
+}

@@ -1,0 +1,380 @@
+import Dispatch
+import Foundation
+import RhizomeCore
+
+/// Brings the index up to date with the vault, incrementally and safely.
+///
+/// A run: walk the vault → compare with the index → (1) one transaction for the structure (files added
+/// and removed, plus the link keys whose resolution that may change) → (2) parse changed files in
+/// parallel and write them in batches, one transaction each → (3) one transaction that re-resolves the
+/// pending link keys. Killing the process at any point leaves a consistent database: unparsed files keep
+/// their old size/mtime (or none) and are parsed next time; pending keys stay until re-resolved.
+public final class Indexer {
+    public let store: IndexStore
+    public let vaultRoot: String
+    public var options: IndexOptions
+
+    public init(store: IndexStore, vaultRoot: String, options: IndexOptions = IndexOptions()) {
+        self.store = store
+        self.vaultRoot = vaultRoot
+        self.options = options
+    }
+
+    /// Runs one incremental pass. Throws only when nothing could be done (unreadable vault root, database
+    /// failure); problems with individual files are reported in `IndexReport.findings`.
+    public func run(progress: ((IndexProgress) -> Void)? = nil) throws -> IndexReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let scan = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan()
+        let connection = store.connection
+        let previous = try loadFileStates()
+        let forceReparse = try store.metaValue("parser_version") != IndexSchema.parserVersion
+
+        // Diff the walk against the index.
+        var added: [ScannedFile] = []
+        var changed: [(ScannedFile, FileState)] = []
+        var unchanged = 0
+        var seen = Set<String>()
+        seen.reserveCapacity(scan.files.count)
+        for file in scan.files {
+            seen.insert(file.path)
+            if let state = previous[file.path] {
+                if forceReparse || state.size != file.size || state.modificationTime != file.modificationTime || state.realPath != file.realPath {
+                    changed.append((file, state))
+                } else {
+                    unchanged += 1
+                }
+            } else {
+                added.append(file)
+            }
+        }
+        let removed = previous.values.filter { !seen.contains($0.path) && !scan.isUncertain($0.path) }
+        let pendingKeyCount = try countPendingKeys()
+        let scanFindingsChanged = try storedScanFindings() != Set(scan.findings.map(\.diagnosticDescription))
+
+        var report = IndexReport()
+        report.added = added.count
+        report.removed = removed.count
+        report.findings = scan.findings
+
+        if added.isEmpty && removed.isEmpty && changed.isEmpty && pendingKeyCount == 0 && !scanFindingsChanged {
+            report.unchanged = unchanged
+            try fillTotals(&report)
+            report.milliseconds = milliseconds(since: started, clock: clock)
+            return report
+        }
+
+        // (1) Structure: removed files leave (their links cascade; links to them become unresolved),
+        // added files get rows, and both mark their resolve keys for re-resolution.
+        var newIDs: [String: Int64] = [:]
+        if !added.isEmpty || !removed.isEmpty || scanFindingsChanged {
+            try connection.transaction {
+                let markPending = try connection.prepare("INSERT OR IGNORE INTO pending_resolve(link_key) VALUES (?)")
+                let delete = try connection.prepare("DELETE FROM file WHERE id = ?")
+                for state in removed {
+                    try delete.bind(.integer(state.id)).run()
+                    try markPending.bind(.text(LinkResolver<Int64>.resolveKey(ofFilePath: state.path))).run()
+                }
+                let insert = try connection.prepare("""
+                    INSERT INTO file(path, name, folder, extension, kind, resolve_key, real_path) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for file in added {
+                    let key = LinkResolver<Int64>.resolveKey(ofFilePath: file.path)
+                    try insert.bind(
+                        .text(file.path), .text(VaultPath.displayName(of: file.path)), .text(VaultPath.folder(of: file.path)),
+                        .text(VaultPath.lowercasedExtension(of: file.path)), .text(file.kind.rawValue), .text(key), file.realPath.sqlite
+                    ).run()
+                    newIDs[file.path] = connection.lastInsertRowID
+                    try markPending.bind(.text(key)).run()
+                }
+                if scanFindingsChanged { try replaceScanFindings(scan.findings) }
+            }
+        }
+
+        // (2) Content: read, hash and parse in parallel; write in batches.
+        var jobs: [ParseJob] = []
+        jobs.reserveCapacity(added.count + changed.count)
+        for file in added { jobs.append(ParseJob(id: newIDs[file.path]!, file: file, previousHash: nil, isNew: true)) }
+        for (file, state) in changed {
+            jobs.append(ParseJob(id: state.id, file: file, previousHash: forceReparse ? nil : state.contentHash, isNew: false))
+        }
+        var parsedIDs = Set<Int64>()
+        if !jobs.isEmpty {
+            let resolver = try loadResolver()
+            let writer = try BatchWriter(connection: connection, fullText: options.fullText)
+            let batchSize = max(1, options.batchSize)
+            var done = 0
+            var batchStart = 0
+            while batchStart < jobs.count {
+                let batch = Array(jobs[batchStart..<min(batchStart + batchSize, jobs.count)])
+                let outcomes = Self.parse(batch, resolver: resolver, options: options)
+                try connection.transaction {
+                    for (job, outcome) in zip(batch, outcomes) {
+                        switch outcome {
+                        case .parsed(let note, let targets, let hash):
+                            try writer.write(note, targets: targets, job: job, hash: hash)
+                            parsedIDs.insert(job.id)
+                            report.findings += note.findings.filter { $0.code == .fileTooLarge || $0.code == .binaryFile }
+                        case .sameContent(let hash):
+                            try writer.touch(job: job, hash: hash)
+                        case .attachment:
+                            try writer.touch(job: job, hash: nil)
+                        case .unreadable(let finding):
+                            try writer.replaceFindings([finding], fileID: job.id)
+                            report.findings.append(finding)
+                        }
+                    }
+                }
+                for (job, outcome) in zip(batch, outcomes) where !job.isNew {
+                    if case .parsed = outcome { report.modified += 1 } else if case .unreadable = outcome {} else { unchanged += 1 }
+                }
+                done += batch.count
+                batchStart += batchSize
+                progress?(IndexProgress(filesDone: done, filesTotal: jobs.count, elapsed: clock.now - started))
+            }
+        }
+
+        // (3) Re-resolve links whose targets may have changed. Links written in step 2 were resolved
+        // against the current files already.
+        report.relinked = try reresolvePendingLinks(skipping: parsedIDs)
+        if forceReparse { try store.setMeta("parser_version", IndexSchema.parserVersion) }
+        try store.setMeta("last_indexed_at", ISO8601DateFormatter().string(from: Date()))
+        report.unchanged = unchanged
+        try fillTotals(&report)
+        report.milliseconds = milliseconds(since: started, clock: clock)
+        return report
+    }
+
+    // MARK: Parsing
+
+    struct ParseJob: Sendable {
+        var id: Int64
+        var file: ScannedFile
+        var previousHash: String?
+        var isNew: Bool
+    }
+
+    enum ParseOutcome: Sendable {
+        case parsed(ParsedNote, targets: [Int64?], hash: String?)
+        case sameContent(hash: String)
+        case attachment
+        case unreadable(Finding)
+    }
+
+    private struct OutcomeBuffer: @unchecked Sendable {
+        let pointer: UnsafeMutableBufferPointer<ParseOutcome?>
+    }
+
+    /// Parses `jobs` on all cores; results are in the same order.
+    static func parse(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, options: IndexOptions) -> [ParseOutcome] {
+        let buffer = OutcomeBuffer(pointer: .allocate(capacity: jobs.count))
+        buffer.pointer.initialize(repeating: nil)
+        defer { buffer.pointer.deallocate() }
+        let workers = max(1, min(options.parallelism, jobs.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var index = worker
+            while index < jobs.count {
+                buffer.pointer[index] = parse(jobs[index], resolver: resolver, options: options)
+                index += workers
+            }
+        }
+        return buffer.pointer.map { $0! }
+    }
+
+    static func parse(_ job: ParseJob, resolver: LinkResolver<Int64>, options: IndexOptions) -> ParseOutcome {
+        let file = job.file
+        guard file.kind.isParsed else { return .attachment }
+        let bytes: [UInt8]
+        switch FileReader.read(file.diskPath, maxBytes: options.maxNoteBytes) {
+        case .success(let read):
+            bytes = read
+        case .failure(.tooLarge(let size)):
+            let finding = Finding(
+                code: .fileTooLarge, severity: .warning,
+                message: "the file is \(size) bytes, over the \(options.maxNoteBytes)-byte limit for notes; it is a node in the graph but its content is not indexed",
+                path: file.path, fix: "split the note into smaller notes")
+            return .parsed(emptyNote(finding), targets: [], hash: nil)
+        case .failure(.unreadable(let reason, _)):
+            return .unreadable(Finding(
+                code: .unreadableFile, severity: .error,
+                message: "cannot read the file (\(reason)); its previous index entry is kept",
+                path: file.path, fix: "check the file's permissions (`chmod u+r`)"))
+        }
+        let hash = ContentHash.hex(of: bytes)
+        if let previous = job.previousHash, previous == hash { return .sameContent(hash: hash) }
+        if UTF8Validation.containsNUL(bytes) {
+            let finding = Finding(
+                code: .binaryFile, severity: .warning,
+                message: "the file contains NUL bytes, so it is treated as binary: a node in the graph, content not indexed",
+                path: file.path, fix: "if this is a note, remove the binary content or re-save it as UTF-8 text")
+            return .parsed(emptyNote(finding), targets: [], hash: hash)
+        }
+        let note = file.kind == .canvas
+            ? CanvasParser.parse(bytes, path: file.path)
+            : NoteParser.parse(bytes, path: file.path, includeBodyText: options.fullText)
+        let targets = note.links.map { resolver.resolve($0, from: file.path)?.id }
+        return .parsed(note, targets: targets, hash: hash)
+    }
+
+    private static func emptyNote(_ finding: Finding) -> ParsedNote {
+        ParsedNote(findings: [finding])
+    }
+
+    // MARK: State
+
+    struct FileState: Sendable {
+        var id: Int64
+        var path: String
+        var size: Int64?
+        var modificationTime: Int64?
+        var contentHash: String?
+        var realPath: String?
+    }
+
+    private func loadFileStates() throws -> [String: FileState] {
+        let statement = try store.connection.prepare("SELECT id, path, size, mtime_ns, content_hash, real_path FROM file")
+        var states: [String: FileState] = [:]
+        while try statement.step() {
+            let state = FileState(
+                id: statement.int(0), path: statement.text(1), size: statement.optionalInt(2),
+                modificationTime: statement.optionalInt(3), contentHash: statement.optionalText(4), realPath: statement.optionalText(5))
+            states[state.path] = state
+        }
+        return states
+    }
+
+    private func loadResolver() throws -> LinkResolver<Int64> {
+        let statement = try store.connection.prepare("SELECT id, path FROM file")
+        var files: [(path: String, id: Int64)] = []
+        while try statement.step() { files.append((statement.text(1), statement.int(0))) }
+        return LinkResolver(files: files)
+    }
+
+    private func countPendingKeys() throws -> Int {
+        let statement = try store.connection.prepare("SELECT count(*) FROM pending_resolve")
+        return try statement.step() ? Int(statement.int(0)) : 0
+    }
+
+    private func storedScanFindings() throws -> Set<String> {
+        let statement = try store.connection.prepare("SELECT code, severity, message, path, line, col, fix FROM finding WHERE file_id IS NULL")
+        var result = Set<String>()
+        while try statement.step() {
+            let finding = Finding(
+                code: FindingCode(rawValue: statement.text(0)) ?? .unreadableFile,
+                severity: Finding.Severity(rawValue: statement.text(1)) ?? .warning,
+                message: statement.text(2), path: statement.optionalText(3),
+                line: statement.optionalInt(4).map(Int.init), column: statement.optionalInt(5).map(Int.init), fix: statement.optionalText(6))
+            result.insert(finding.diagnosticDescription)
+        }
+        return result
+    }
+
+    private func replaceScanFindings(_ findings: [Finding]) throws {
+        try store.connection.execute("DELETE FROM finding WHERE file_id IS NULL")
+        let insert = try store.connection.prepare("""
+            INSERT INTO finding(file_id, path, code, severity, message, line, col, fix) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for finding in findings {
+            try insert.bind(
+                finding.path.sqlite, .text(finding.code.rawValue), .text(finding.severity.rawValue), .text(finding.message),
+                finding.line.sqlite, finding.column.sqlite, finding.fix.sqlite
+            ).run()
+        }
+    }
+
+    /// Re-resolves every link whose key is pending, except in files just parsed; returns how many changed target.
+    private func reresolvePendingLinks(skipping parsedIDs: Set<Int64>) throws -> Int {
+        guard try countPendingKeys() > 0 else { return 0 }
+        let connection = store.connection
+        return try connection.transaction {
+            let keys = try connection.prepare("SELECT link_key FROM pending_resolve").rows { $0.text(0) }
+            var candidates: [(path: String, id: Int64)] = []
+            let files = try connection.prepare("SELECT f.id, f.path FROM file f JOIN pending_resolve p ON f.resolve_key = p.link_key")
+            while try files.step() { candidates.append((files.text(1), files.int(0))) }
+            let resolver = LinkResolver(files: candidates)
+            let links = try connection.prepare("""
+                SELECT l.source_id, l.ordinal, l.link_path, l.kind, l.target_id, f.path
+                FROM link l JOIN file f ON f.id = l.source_id
+                WHERE l.link_key IN (SELECT link_key FROM pending_resolve)
+                """)
+            var updates: [(source: Int64, ordinal: Int64, target: Int64?)] = []
+            while try links.step() {
+                let sourceID = links.int(0)
+                guard !parsedIDs.contains(sourceID) else { continue }
+                let kind = LinkOccurrence.Kind(rawValue: links.text(3)) ?? .wikilink
+                let target = resolver.resolve(
+                    linkPath: links.text(2), relativeFirst: kind == .markdown || kind == .markdownEmbed, from: links.text(5))?.id
+                if target != links.optionalInt(4) { updates.append((sourceID, links.int(1), target)) }
+            }
+            let update = try connection.prepare("UPDATE link SET target_id = ? WHERE source_id = ? AND ordinal = ?")
+            for change in updates {
+                try update.bind(change.target.map { .integer($0) } ?? .null, .integer(change.source), .integer(change.ordinal)).run()
+            }
+            try connection.execute("DELETE FROM pending_resolve")
+            _ = keys
+            return updates.count
+        }
+    }
+
+    private func fillTotals(_ report: inout IndexReport) throws {
+        let statement = try store.connection.prepare("""
+            SELECT (SELECT count(*) FROM file WHERE kind = 'note'), (SELECT count(*) FROM file),
+                   (SELECT count(*) FROM link), (SELECT count(*) FROM link WHERE target_id IS NULL),
+                   (SELECT count(*) FROM finding)
+            """)
+        guard try statement.step() else { return }
+        report.notes = Int(statement.int(0))
+        report.files = Int(statement.int(1))
+        report.links = Int(statement.int(2))
+        report.unresolvedLinks = Int(statement.int(3))
+        report.findingsTotal = Int(statement.int(4))
+    }
+
+    private func milliseconds(since start: ContinuousClock.Instant, clock: ContinuousClock) -> Double {
+        let duration = clock.now - start
+        return Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+/// Tunables for an indexing run.
+public struct IndexOptions: Sendable {
+    /// Index note bodies for full-text search (FTS5).
+    public var fullText = true
+    /// Notes larger than this are nodes without content (a finding says so). Default 16 MiB.
+    public var maxNoteBytes: Int64 = 16 * 1024 * 1024
+    /// Files parsed and written per transaction.
+    public var batchSize = 512
+    /// Parser threads.
+    public var parallelism = ProcessInfo.processInfo.activeProcessorCount
+    /// Vault-relative paths the walk leaves out (an index file kept inside the vault).
+    public var excludedPaths: Set<String> = []
+
+    public init() {}
+}
+
+/// Progress of a long run, for a terminal progress line.
+public struct IndexProgress: Sendable {
+    public var filesDone: Int
+    public var filesTotal: Int
+    public var elapsed: Duration
+}
+
+/// What a run did, and the totals after it.
+public struct IndexReport: Sendable, Codable, Equatable {
+    public var added = 0
+    public var modified = 0
+    public var removed = 0
+    public var unchanged = 0
+    public var notes = 0
+    public var files = 0
+    public var links = 0
+    public var unresolvedLinks = 0
+    /// Links in unchanged notes whose target changed because files were added, removed or renamed.
+    public var relinked = 0
+    public var findingsTotal = 0
+    public var milliseconds: Double = 0
+    /// Problems met in this run (unreadable files or folders, broken symlinks, oversized files).
+    public var findings: [Finding] = []
+
+    public init() {}
+}

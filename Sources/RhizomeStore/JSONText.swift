@@ -1,0 +1,74 @@
+import RhizomeCore
+
+/// A minimal, fast JSON writer for frontmatter values stored in the index (the bulk path avoids
+/// Foundation's JSONSerialization, which costs more than parsing the note).
+enum JSONText {
+    static func encode(_ value: FrontmatterValue) -> String {
+        var output = ""
+        write(value, into: &output)
+        return output
+    }
+
+    static func encode(_ entries: [FrontmatterEntry]) -> String {
+        var output = ""
+        write(.map(entries), into: &output)
+        return output
+    }
+
+    static func write(_ value: FrontmatterValue, into output: inout String) {
+        switch value {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .number(let number, let text):
+            if number.isFinite {
+                if number.rounded() == number, abs(number) < 9.0e15 { output += String(Int64(number)) } else { output += String(number) }
+            } else {
+                writeString(text, into: &output)
+            }
+        case .string(let text), .date(let text): writeString(text, into: &output)
+        case .list(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                write(item.value, into: &output)
+            }
+            output += "]"
+        case .map(let entries):
+            output += "{"
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { output += "," }
+                writeString(entry.key, into: &output)
+                output += ":"
+                write(entry.value.value, into: &output)
+            }
+            output += "}"
+        }
+    }
+
+    static func writeString(_ text: String, into output: inout String) {
+        output += "\""
+        var needsEscaping = false
+        for byte in text.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            needsEscaping = true
+            break
+        }
+        if !needsEscaping {
+            output += text
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": output += "\\\""
+                case "\\": output += "\\\\"
+                case "\n": output += "\\n"
+                case "\r": output += "\\r"
+                case "\t": output += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        output += "\""
+    }
+}

@@ -1,0 +1,193 @@
+import CSQLite
+
+/// A small, safe layer over the SQLite C API: one connection, prepared statements, transactions.
+/// Not thread-safe by design: each thread that needs the database opens its own connection
+/// (WAL mode lets readers run while a writer commits).
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+
+    enum Mode { case readWrite, readOnly }
+
+    init(path: String, mode: Mode = .readWrite) throws(StoreError) {
+        var pointer: OpaquePointer?
+        let flags = mode == .readOnly
+            ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard status == SQLITE_OK, let pointer else {
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            if let pointer { sqlite3_close_v2(pointer) }
+            throw .cannotOpen(path: path, reason: message)
+        }
+        self.handle = pointer
+        self.path = path
+        sqlite3_busy_timeout(pointer, 10_000)
+        sqlite3_extended_result_codes(pointer, 1)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(StoreError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        guard status == SQLITE_OK else {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_free(errorMessage)
+            throw .sqlite(code: status, message: message, statement: Self.summary(of: sql))
+        }
+    }
+
+    func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else {
+            throw .sqlite(code: status, message: String(cString: sqlite3_errmsg(handle)), statement: Self.summary(of: sql))
+        }
+        return SQLiteStatement(statement: statement, connection: self, sql: sql)
+    }
+
+    /// Runs `body` in an immediate (write-locking) transaction; rolls back if it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func error(_ status: Int32, sql: String) -> StoreError {
+        .sqlite(code: status, message: String(cString: sqlite3_errmsg(handle)), statement: Self.summary(of: sql))
+    }
+
+    /// The statement's first words, for error messages (never bound values).
+    static func summary(of sql: String) -> String {
+        let collapsed = sql.split(whereSeparator: { $0 == "\n" || $0 == " " }).joined(separator: " ")
+        return collapsed.count > 80 ? String(collapsed.prefix(80)) + "…" : collapsed
+    }
+}
+
+/// A prepared statement. Bind by 1-based index, step through rows, reset to reuse.
+final class SQLiteStatement {
+    let statement: OpaquePointer
+    unowned let connection: SQLiteConnection
+    let sql: String
+
+    init(statement: OpaquePointer, connection: SQLiteConnection, sql: String) {
+        self.statement = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+    }
+
+    var isReadOnly: Bool { sqlite3_stmt_readonly(statement) != 0 }
+
+    @discardableResult
+    func bind(_ values: SQLiteValue?...) -> SQLiteStatement {
+        bind(values)
+    }
+
+    @discardableResult
+    func bind(_ values: [SQLiteValue?]) -> SQLiteStatement {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        for (offset, value) in values.enumerated() {
+            bind(value, at: Int32(offset + 1))
+        }
+        return self
+    }
+
+    func bind(_ value: SQLiteValue?, at index: Int32) {
+        switch value {
+        case .none, .some(.null): sqlite3_bind_null(statement, index)
+        case .some(.integer(let number)): sqlite3_bind_int64(statement, index, number)
+        case .some(.real(let number)): sqlite3_bind_double(statement, index, number)
+        case .some(.text(let text)): sqlite3_bind_text(statement, index, text, -1, transientDestructor)
+        }
+    }
+
+    /// Advances to the next row; false when done.
+    func step() throws(StoreError) -> Bool {
+        let status = sqlite3_step(statement)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(status, sql: sql)
+        }
+    }
+
+    /// Executes a statement that returns no rows.
+    func run() throws(StoreError) {
+        while try step() {}
+        sqlite3_reset(statement)
+    }
+
+    /// All rows mapped by `transform`.
+    func rows<T>(_ transform: (SQLiteStatement) throws -> T) throws -> [T] {
+        var result: [T] = []
+        while try step() { result.append(try transform(self)) }
+        sqlite3_reset(statement)
+        return result
+    }
+
+    var columnCount: Int32 { sqlite3_column_count(statement) }
+    func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(statement, index)) }
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+    func int(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
+    func optionalInt(_ index: Int32) -> Int64? { isNull(index) ? nil : int(index) }
+    func double(_ index: Int32) -> Double { sqlite3_column_double(statement, index) }
+
+    func text(_ index: Int32) -> String {
+        guard let pointer = sqlite3_column_text(statement, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+
+    /// The column as a typed value (for `rhizome sql`).
+    func value(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(int(index))
+        case SQLITE_FLOAT: return .real(double(index))
+        case SQLITE_NULL: return .null
+        default: return .text(text(index))
+        }
+    }
+}
+
+/// A value bound to or read from SQLite.
+public enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
+extension SQLiteValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+}
+
+extension Optional where Wrapped == String {
+    var sqlite: SQLiteValue { map { .text($0) } ?? .null }
+}
+
+extension Optional where Wrapped == Int {
+    var sqlite: SQLiteValue { map { .integer(Int64($0)) } ?? .null }
+}
+
+private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,36 @@
+/// Errors from the index database. Messages name the statement but never bound values.
+public enum StoreError: Error, Sendable, Equatable {
+    case cannotOpen(path: String, reason: String)
+    case sqlite(code: Int32, message: String, statement: String)
+    case newerSchema(found: Int, supported: Int, path: String)
+    case notIndexed(path: String)
+    case notReadOnly
+}
+
+extension StoreError: CustomStringConvertible {
+    /// Stable machine-readable code for JSON output.
+    public var code: String {
+        switch self {
+        case .cannotOpen: return "index-unavailable"
+        case .sqlite: return "index-sqlite-error"
+        case .newerSchema: return "index-newer-schema"
+        case .notIndexed: return "index-missing"
+        case .notReadOnly: return "sql-not-read-only"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            return "cannot open the index database at \(path): \(reason). Check the folder's permissions, or choose another place with --db PATH."
+        case .sqlite(let code, let message, let statement):
+            return "SQLite error \(code) (\(message)) while executing `\(statement)`"
+        case .newerSchema(let found, let supported, let path):
+            return "the index at \(path) was written by a newer Rhizome (schema \(found); this one understands up to \(supported)). Upgrade Rhizome, or use another index file with --db PATH."
+        case .notIndexed(let path):
+            return "the vault has not been indexed yet (no index at \(path)). Run `rhizome index` first, or drop --no-refresh."
+        case .notReadOnly:
+            return "`rhizome sql` runs read-only queries only (SELECT, WITH …). Use the documented views listed in the README."
+        }
+    }
+}

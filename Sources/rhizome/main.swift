@@ -1,0 +1,4 @@
+import Foundation
+import RhizomeCLI
+
+exit(CLI.run(Array(CommandLine.arguments.dropFirst()), context: .live()))
