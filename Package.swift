@@ -42,9 +42,11 @@ let package = Package(
             dependencies: ["RhizomeCore", "RhizomeStore"],
             path: "Benchmarks/RhizomeBenchmarks"
         ),
-        .testTarget(name: "RhizomeCoreTests", dependencies: ["RhizomeCore"]),
-        .testTarget(name: "RhizomeStoreTests", dependencies: ["RhizomeCore", "RhizomeStore"]),
-        .testTarget(name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "rhizome"]),
+        // Temp vaults with real files and symlinks, shared by the test targets.
+        .target(name: "RhizomeTestSupport", dependencies: ["RhizomeCore", "RhizomeStore"], path: "Tests/RhizomeTestSupport"),
+        .testTarget(name: "RhizomeCoreTests", dependencies: ["RhizomeCore", "RhizomeTestSupport"]),
+        .testTarget(name: "RhizomeStoreTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeTestSupport"]),
+        .testTarget(name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "RhizomeTestSupport", "rhizome"]),
     ],
     swiftLanguageModes: [.v6]
 )

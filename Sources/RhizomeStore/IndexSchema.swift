@@ -122,6 +122,10 @@ enum IndexSchema {
         CREATE TABLE pending_resolve (link_key TEXT PRIMARY KEY) WITHOUT ROWID;
 
         CREATE VIRTUAL TABLE note_fts USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2');
+        -- FTS rows are keyed by file id; they leave with their file.
+        CREATE TRIGGER file_deleted_fts AFTER DELETE ON file BEGIN
+            DELETE FROM note_fts WHERE rowid = old.id;
+        END;
 
         -- The documented views (README: "SQL views"). Stable: columns are only ever added.
         CREATE VIEW files AS

@@ -37,7 +37,7 @@ extension IndexStore {
     }
 
     public func file(id: Int64) throws -> FileRecord? {
-        let statement = try connection.prepare("SELECT \(Self.fileColumns) FROM file WHERE id = ?")
+        let statement = try connection.prepare("SELECT \(Self.fileColumns) FROM file f WHERE f.id = ?")
         statement.bind(.integer(id))
         return try statement.step() ? Self.fileRecord(statement) : nil
     }
