@@ -8,6 +8,8 @@ import Foundation
 public enum CanvasParser {
     public static func parse(_ bytes: [UInt8], path: String) -> ParsedNote {
         var note = ParsedNote()
+        // A new, empty canvas may be an empty file or `{}`: nothing to index, nothing wrong.
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return note }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
@@ -18,14 +20,15 @@ public enum CanvasParser {
                 path: path, line: 1, column: 1, fix: "open and re-save the canvas in Obsidian"))
             return note
         }
-        guard let root = object as? [String: Any], let nodes = root["nodes"] as? [[String: Any]] else {
-            if !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-                note.findings.append(Finding(
-                    code: .invalidCanvas, severity: .warning, message: "the canvas has no `nodes` list",
-                    path: path, line: 1, column: 1))
-            }
+        // JSON Canvas makes `nodes` optional; it must be a list when present.
+        guard let root = object as? [String: Any], root["nodes"] == nil || root["nodes"] is [[String: Any]] else {
+            note.findings.append(Finding(
+                code: .invalidCanvas, severity: .warning,
+                message: "the canvas is not a JSON Canvas object with a `nodes` list; its links are not indexed",
+                path: path, line: 1, column: 1, fix: "open and re-save the canvas in Obsidian"))
             return note
         }
+        let nodes = root["nodes"] as? [[String: Any]] ?? []
         var texts: [String] = []
         for node in nodes {
             switch node["type"] as? String {

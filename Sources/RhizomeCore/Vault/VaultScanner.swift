@@ -29,10 +29,22 @@ public struct VaultScanner: Sendable {
         var rootStatus = stat()
         guard stat(root, &rootStatus) == 0 else { throw .unreadableRoot(path: root, reason: errnoDescription()) }
         guard rootStatus.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: root) }
-        var visited: Set<DirectoryIdentity> = [DirectoryIdentity(rootStatus)]
-        var pending: [PendingDirectory] = [PendingDirectory(diskPath: Array(root.utf8), relativePath: "", realPath: nil)]
+        var visited: Set<DirectoryIdentity> = []
+        // Real folders are walked before any folder reached through a symlink, so that when a symlink
+        // points at a folder inside the vault, the real folder keeps its own path and the symlink is the
+        // one reported as a duplicate.
+        var pending: [PendingDirectory] = [PendingDirectory(diskPath: Array(root.utf8), relativePath: "", realPath: nil, identity: DirectoryIdentity(rootStatus))]
+        var pendingThroughSymlinks: [PendingDirectory] = []
         var isRoot = true
-        while let directory = pending.popLast() {
+        while let directory = pending.popLast() ?? pendingThroughSymlinks.popLast() {
+            // A folder is claimed when it is walked (not when it is found), real folders first.
+            guard visited.insert(directory.identity).inserted else {
+                result.findings.append(Finding(
+                    code: .symlinkLoop, severity: .warning,
+                    message: "this symlink leads to a folder that is already part of the vault (a loop or a duplicate); it is not followed",
+                    path: directory.relativePath, fix: "remove the symlink, or point it outside the vault"))
+                continue
+            }
             guard let handle = directory.diskPath.withCString({ opendir($0) }) else {
                 let reason = errnoDescription()
                 if isRoot { throw .unreadableRoot(path: root, reason: reason) }
@@ -63,7 +75,14 @@ public struct VaultScanner: Sendable {
                         path: relativePath, fix: "rename the file with a UTF-8 name"))
                 }
                 var status = stat()
-                let isLink = type == DT_LNK
+                var isLink = type == DT_LNK
+                if type == DT_UNKNOWN {
+                    // Some file systems do not report entry types: ask.
+                    var linkStatus = stat()
+                    if nameBytes.withCString({ fstatat(descriptor, $0, &linkStatus, AT_SYMLINK_NOFOLLOW) }) == 0 {
+                        isLink = linkStatus.st_mode & S_IFMT == S_IFLNK
+                    }
+                }
                 let flags: Int32 = isLink ? 0 : AT_SYMLINK_NOFOLLOW
                 guard nameBytes.withCString({ fstatat(descriptor, $0, &status, flags) }) == 0 else {
                     let reason = errnoDescription()
@@ -78,15 +97,8 @@ public struct VaultScanner: Sendable {
                 let realPath: String? = isLink ? Self.realPath(of: diskPath) : directory.realPath.map { $0 + "/" + decodedName }
                 switch status.st_mode & S_IFMT {
                 case S_IFDIR:
-                    let identity = DirectoryIdentity(status)
-                    guard visited.insert(identity).inserted else {
-                        result.findings.append(Finding(
-                            code: .symlinkLoop, severity: .warning,
-                            message: "this symlink leads to a folder that is already part of the vault (a loop or a duplicate); it is not followed",
-                            path: relativePath, fix: "remove the symlink, or point it outside the vault"))
-                        continue
-                    }
-                    pending.append(PendingDirectory(diskPath: diskPath, relativePath: relativePath, realPath: realPath))
+                    let next = PendingDirectory(diskPath: diskPath, relativePath: relativePath, realPath: realPath, identity: DirectoryIdentity(status))
+                    if realPath == nil { pending.append(next) } else { pendingThroughSymlinks.append(next) }
                 case S_IFREG:
                     result.files.append(ScannedFile(
                         path: relativePath, diskPath: DiskPath(bytes: diskPath), size: Int64(status.st_size),
@@ -106,6 +118,7 @@ public struct VaultScanner: Sendable {
         var diskPath: [UInt8]
         var relativePath: String
         var realPath: String?
+        var identity: DirectoryIdentity
     }
 
     private struct DirectoryIdentity: Hashable {

@@ -1,0 +1,283 @@
+/// Tests of `VaultScanner` (and `FileReader`) on real temporary folders: hidden files, nested folders,
+/// symlinks (files, folders, loops, broken ones), names that are NFD or not UTF-8, and bad roots.
+/// Rules from OBSIDIAN-SEMANTICS.md, "Files" and "Symlinks". Permission cases are not tested: the
+/// tests may run as root, which can read everything.
+import Foundation
+import Testing
+@testable import RhizomeCore
+import RhizomeTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Helpers
+
+private func scan(_ vault: TemporaryVault, excluding excludedPaths: Set<String> = []) throws -> VaultScan {
+    try VaultScanner(root: vault.path, excludedPaths: excludedPaths).scan()
+}
+
+private func withCPath<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+    (bytes + [0]).withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+    }
+}
+
+/// Creates a file whose name is exactly `nameBytes` (which may be NFD or not UTF-8 at all).
+private func createFile(in directory: String, nameBytes: [UInt8], contents: [UInt8]) throws {
+    let path = Array(directory.utf8) + [UInt8(ascii: "/")] + nameBytes
+    let descriptor = withCPath(path) { open($0, O_CREAT | O_WRONLY | O_TRUNC, 0o644) }
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard written == contents.count else { throw POSIXError(.EIO) }
+}
+
+/// Creates a folder whose name is exactly `nameBytes`; returns its path.
+private func createFolder(in directory: String, nameBytes: [UInt8]) throws -> [UInt8] {
+    let path = Array(directory.utf8) + [UInt8(ascii: "/")] + nameBytes
+    guard withCPath(path, { mkdir($0, 0o755) }) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    return path
+}
+
+private func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+private func read(_ file: ScannedFile?) -> String? {
+    guard let file, case .success(let bytes) = FileReader.read(file.diskPath, maxBytes: 1 << 20) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+// MARK: - Tests
+
+@Suite("Vault scanner") struct VaultScannerTests {
+    @Test func `hidden files and folders are not part of the vault`() throws {
+        let vault = try TemporaryVault()
+        try vault.write(".obsidian/app.json", "{}")
+        try vault.write(".trash/Deleted.md", "gone")
+        try vault.write(".git/HEAD", "ref")
+        try vault.write(".hidden.md", "secret")
+        try vault.write("Folder/.secret.md", "secret")
+        try vault.write("Folder/Visible.md", "shown")
+        try vault.write("Visible.md", "shown")
+        let result = try scan(vault)
+        #expect(result.files.map(\.path) == ["Folder/Visible.md", "Visible.md"])
+        #expect(result.findings.isEmpty)
+        #expect(result.uncertainPaths.isEmpty)
+    }
+
+    @Test func `nested folders are listed with relative paths, sorted`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Root.md", "r")
+        try vault.write("A/Top.md", "t")
+        try vault.write("A/B/C/Deep.md", "d")
+        try vault.write("A/B/image.png", "png")
+        try vault.write("Boards/Plan.canvas", "{}")
+        let result = try scan(vault)
+        #expect(result.files.map(\.path) == ["A/B/C/Deep.md", "A/B/image.png", "A/Top.md", "Boards/Plan.canvas", "Root.md"])
+        #expect(result.files.map(\.kind) == [.note, .attachment, .note, .canvas, .note])
+        #expect(result.files.allSatisfy { $0.realPath == nil })
+    }
+
+    @Test func `a listed file has its size and disk path`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Folder/Note.md", "hello")
+        let file = try scan(vault).files.first
+        #expect(file?.size == 5)
+        #expect(file?.diskPath.description == vault.path + "/Folder/Note.md")
+        #expect(file?.modificationTime ?? 0 > 0)
+        #expect(read(file) == "hello")
+    }
+
+    @Test func `names with spaces, Unicode and dots are listed as written`() throws {
+        let vault = try TemporaryVault()
+        let names = ["My Note.md", "日本語.md", "Arabic عربي.md", "Emoji 🌱.md", "It’s ‽.md", "v1.2.3 notes.md"]
+        for name in names { try vault.write("Folder/\(name)", "x") }
+        let paths = Set(try scan(vault).files.map(\.path))
+        #expect(paths == Set(names.map { "Folder/\($0)" }))
+    }
+
+    @Test func `an excluded path is left out`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("index.sqlite", "db")
+        try vault.write("Note.md", "n")
+        #expect(try scan(vault, excluding: ["index.sqlite"]).files.map(\.path) == ["Note.md"])
+    }
+
+    @Test func `a folder named in NFD is listed in NFC`() throws {
+        let vault = try TemporaryVault()
+        let folder = try createFolder(in: vault.path, nameBytes: Array("Cafe\u{301}".utf8))
+        try createFile(in: String(decoding: folder, as: UTF8.self), nameBytes: Array("Note.md".utf8), contents: Array("in folder".utf8))
+        let file = try scan(vault).files.first
+        #expect(file?.path.unicodeScalars.elementsEqual("Caf\u{E9}/Note.md".unicodeScalars) == true)
+        #expect(read(file) == "in folder")
+    }
+
+    @Test func `a file named in NFD is listed in NFC and read through its disk path`() throws {
+        let vault = try TemporaryVault()
+        let nfdName = Array("Cafe\u{301}.md".utf8)
+        try createFile(in: vault.path, nameBytes: nfdName, contents: Array("café content".utf8))
+        let result = try scan(vault)
+        let file = result.files.first
+        #expect(result.files.count == 1)
+        #expect(file?.path.unicodeScalars.elementsEqual("Caf\u{E9}.md".unicodeScalars) == true)
+        #expect(file?.diskPath.bytes == Array(vault.path.utf8) + [UInt8(ascii: "/")] + nfdName)
+        #expect(read(file) == "café content")
+        #expect(result.findings.isEmpty)
+    }
+
+    @Test func `a file name that is not UTF-8 is listed with a finding and can be read`() throws {
+        let vault = try TemporaryVault()
+        let nameBytes: [UInt8] = [0x66, 0xFF, 0x2E, 0x6D, 0x64]
+        try createFile(in: vault.path, nameBytes: nameBytes, contents: Array("latin-1 name".utf8))
+        let result = try scan(vault)
+        #expect(result.files.count == 1)
+        let file = result.files.first
+        #expect(file?.path == "f\u{FFFD}.md")
+        #expect(file?.kind == .note)
+        #expect(file?.diskPath.bytes == Array(vault.path.utf8) + [UInt8(ascii: "/")] + nameBytes)
+        #expect(read(file) == "latin-1 name")
+        let finding = result.findings.first { $0.code == .invalidUTF8 }
+        #expect(finding?.path == "f\u{FFFD}.md")
+    }
+
+    @Test func `a symlinked file outside the vault is listed with its real path`() throws {
+        let vault = try TemporaryVault()
+        try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
+        let target = vault.outside.appendingPathComponent("Target.md")
+        try Data("outside text".utf8).write(to: target)
+        try vault.symlink("Linked.md", to: target.path)
+        let result = try scan(vault)
+        let file = result.files.first
+        #expect(result.files.map(\.path) == ["Linked.md"])
+        #expect(file?.realPath != nil)
+        #expect(file?.realPath == realPath(target.path))
+        #expect(file?.size == 12)
+        #expect(read(file) == "outside text")
+        #expect(result.findings.isEmpty)
+    }
+
+    @Test func `a symlinked folder is followed and its files carry real paths`() throws {
+        let vault = try TemporaryVault()
+        let outsideFolder = vault.outside.appendingPathComponent("Shared")
+        try FileManager.default.createDirectory(at: outsideFolder.appendingPathComponent("Sub"), withIntermediateDirectories: true)
+        try Data("inner".utf8).write(to: outsideFolder.appendingPathComponent("Inner.md"))
+        try Data("deeper".utf8).write(to: outsideFolder.appendingPathComponent("Sub/Deeper.md"))
+        try vault.symlink("Ext", to: outsideFolder.path)
+        try vault.write("Local.md", "local")
+        let result = try scan(vault)
+        #expect(result.files.map(\.path) == ["Ext/Inner.md", "Ext/Sub/Deeper.md", "Local.md"])
+        let realFolder = try #require(realPath(outsideFolder.path))
+        #expect(result.files.first { $0.path == "Ext/Inner.md" }?.realPath == realFolder + "/Inner.md")
+        #expect(result.files.first { $0.path == "Ext/Sub/Deeper.md" }?.realPath == realFolder + "/Sub/Deeper.md")
+        #expect(result.files.first { $0.path == "Local.md" }?.realPath == nil)
+        #expect(read(result.files.first { $0.path == "Ext/Sub/Deeper.md" }) == "deeper")
+    }
+
+    @Test func `a symlink to an ancestor folder is a loop finding and the walk ends`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("A/Note.md", "n")
+        try vault.symlink("A/up", to: vault.path)
+        try vault.symlink("A/B/back", to: "..")
+        let result = try scan(vault)
+        #expect(result.files.map(\.path) == ["A/Note.md"])
+        let loops = result.findings.filter { $0.code == .symlinkLoop }.compactMap(\.path)
+        #expect(Set(loops) == ["A/up", "A/B/back"])
+    }
+
+    @Test func `a symlink to its own folder is a loop finding`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("A/Note.md", "n")
+        try vault.symlink("A/self", to: ".")
+        let result = try scan(vault)
+        #expect(result.files.map(\.path) == ["A/Note.md"])
+        #expect(result.findings.map(\.code) == [.symlinkLoop])
+        #expect(result.findings.first?.path == "A/self")
+    }
+
+    @Test func `a real folder keeps its own path when a symlink inside the vault points to it`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Real/Note.md", "n")
+        for alias in ["Alias", "Other", "Zeta", "Beta", "Link"] { try vault.symlink(alias, to: "Real") }
+        let result = try scan(vault)
+        let note = result.files.first { $0.path == "Real/Note.md" }
+        #expect(note != nil, "Real/Note.md was listed as \(result.files.map(\.path))")
+        #expect(note?.realPath == nil)
+        #expect(!result.findings.contains { $0.path == "Real" })
+    }
+
+    @Test func `a broken symlink is a finding and an uncertain path`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Note.md", "n")
+        try vault.symlink("Broken.md", to: "/nonexistent/rhizome/target.md")
+        let result = try scan(vault)
+        #expect(result.files.map(\.path) == ["Note.md"])
+        #expect(result.findings.map(\.code) == [.brokenSymlink])
+        #expect(result.findings.first?.path == "Broken.md")
+        #expect(result.uncertainPaths == ["Broken.md"])
+        #expect(result.isUncertain("Broken.md"))
+        #expect(!result.isUncertain("Note.md"))
+    }
+
+    @Test func `a broken symlink to a folder inside a subfolder is an uncertain path`() throws {
+        let vault = try TemporaryVault()
+        try vault.symlink("A/Gone", to: "Missing Folder")
+        let result = try scan(vault)
+        #expect(result.files.isEmpty)
+        #expect(result.uncertainPaths == ["A/Gone"])
+        #expect(result.isUncertain("A/Gone/Note.md"))
+    }
+
+    @Test func `a missing root throws unreadable root`() throws {
+        let vault = try TemporaryVault()
+        let missing = vault.path + "/does-not-exist"
+        let error = #expect(throws: VaultError.self) { try VaultScanner(root: missing).scan() }
+        guard case .unreadableRoot(let path, _)? = error else {
+            Issue.record("expected .unreadableRoot, got \(String(describing: error))")
+            return
+        }
+        #expect(path == missing)
+    }
+
+    @Test func `a file as root throws not a directory`() throws {
+        let vault = try TemporaryVault()
+        let file = try vault.write("Note.md", "n")
+        let error = #expect(throws: VaultError.self) { try VaultScanner(root: file.path).scan() }
+        #expect(error == .notADirectory(path: file.path))
+    }
+
+    @Test func `an empty vault lists nothing`() throws {
+        let vault = try TemporaryVault()
+        let result = try scan(vault)
+        #expect(result.files.isEmpty)
+        #expect(result.findings.isEmpty)
+    }
+}
+
+@Suite("File reader") struct FileReaderTests {
+    @Test func `a file over the size limit is refused`() throws {
+        let vault = try TemporaryVault()
+        let url = try vault.write("Big.md", String(repeating: "x", count: 100))
+        #expect(FileReader.read(DiskPath(url.path), maxBytes: 10) == .failure(.tooLarge(size: 100)))
+    }
+
+    @Test func `a file at the size limit is read`() throws {
+        let vault = try TemporaryVault()
+        let url = try vault.write("Exact.md", "0123456789")
+        #expect(FileReader.read(DiskPath(url.path), maxBytes: 10) == .success(Array("0123456789".utf8)))
+    }
+
+    @Test func `a missing file is unreadable and gone`() throws {
+        let vault = try TemporaryVault()
+        guard case .failure(.unreadable(_, let isGone)) = FileReader.read(DiskPath(vault.path + "/Missing.md"), maxBytes: 10) else {
+            Issue.record("a missing file was read")
+            return
+        }
+        #expect(isGone)
+    }
+}
