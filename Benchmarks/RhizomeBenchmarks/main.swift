@@ -1,1 +1,40 @@
-print("benchmark")
+/// `rhizome-benchmark`: measures indexing and query speed on generated vaults.
+///
+///     swift run -c release rhizome-benchmark                 # 1k, 10k, 50k notes
+///     swift run -c release rhizome-benchmark --notes 10000   # one size
+///
+/// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
+/// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
+import Foundation
+import RhizomeCore
+import RhizomeStore
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func value(of option: String) -> String? {
+    guard let index = arguments.firstIndex(of: option), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+let workRoot = value(of: "--work-dir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("rhizome-bench").path
+
+if let single = value(of: "--single").flatMap(Int.init) {
+    do {
+        try BenchmarkRun(noteCount: single, workRoot: workRoot).run()
+    } catch {
+        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+        exit(70)
+    }
+    exit(0)
+}
+
+let sizes = value(of: "--notes").map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1_000, 10_000, 50_000]
+print("Rhizome benchmark · \(ProcessInfo.processInfo.activeProcessorCount) cores · sizes \(sizes.map(String.init).joined(separator: ", "))")
+for size in sizes {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = ["--single", String(size), "--work-dir", workRoot]
+    try child.run()
+    child.waitUntilExit()
+    if child.terminationStatus != 0 { exit(child.terminationStatus) }
+}

@@ -40,31 +40,66 @@ final class BatchWriter {
     }
 
     /// Replaces everything stored about one file with `note`.
-    func write(_ note: ParsedNote, targets: [Int64?], job: Indexer.ParseJob, hash: String?) throws(StoreError) {
+    func write(_ note: ParsedNote, targets: [LinkResolver<Int64>.Resolution], job: Indexer.ParseJob, hash: String?) throws(StoreError) {
         let id = job.id
         let path = job.file.path
         if !job.isNew { try clear(id) }
         for (ordinal, (link, target)) in zip(note.links, targets).enumerated() {
-            try insertLink.bind(
-                .integer(id), .integer(Int64(ordinal)), target.map { .integer($0) } ?? .null, .text(link.kind.rawValue),
-                link.propertyKey.sqlite, .text(link.path), link.subpath.sqlite, link.display.sqlite,
-                .text(LinkResolver<Int64>.resolveKey(ofLinkPath: link.path)), .integer(Int64(link.line)), .integer(Int64(link.column))
-            ).run()
+            let statement = insertLink
+            statement.reset()
+            statement.bind(1, id)
+            statement.bind(2, ordinal)
+            statement.bind(3, target.target)
+            statement.bind(4, link.kind.rawValue)
+            statement.bind(5, link.propertyKey)
+            statement.bind(6, link.path)
+            statement.bind(7, link.subpath)
+            statement.bind(8, link.display)
+            statement.bind(9, target.key)
+            statement.bind(10, link.line)
+            statement.bind(11, link.column)
+            try statement.execute()
         }
         for (ordinal, tag) in note.tags.enumerated() {
-            try insertTag.bind(
-                .integer(id), .integer(Int64(ordinal)), .text(tag.name), .text(TagSyntax.key(tag.name)),
-                .integer(tag.isFromFrontmatter ? 1 : 0), .integer(Int64(tag.line)), .integer(Int64(tag.column))
-            ).run()
+            let statement = insertTag
+            statement.reset()
+            statement.bind(1, id)
+            statement.bind(2, ordinal)
+            statement.bind(3, tag.name)
+            statement.bind(4, TagSyntax.key(tag.name))
+            statement.bind(5, tag.isFromFrontmatter ? 1 : 0)
+            statement.bind(6, tag.line)
+            statement.bind(7, tag.column)
+            try statement.execute()
         }
         for (ordinal, heading) in note.headings.enumerated() {
-            try insertHeading.bind(.integer(id), .integer(Int64(ordinal)), .integer(Int64(heading.level)), .text(heading.text), .integer(Int64(heading.line))).run()
+            let statement = insertHeading
+            statement.reset()
+            statement.bind(1, id)
+            statement.bind(2, ordinal)
+            statement.bind(3, heading.level)
+            statement.bind(4, heading.text)
+            statement.bind(5, heading.line)
+            try statement.execute()
         }
         for (ordinal, block) in note.blocks.enumerated() {
-            try insertBlock.bind(.integer(id), .integer(Int64(ordinal)), .text(block.id), .integer(Int64(block.line))).run()
+            let statement = insertBlock
+            statement.reset()
+            statement.bind(1, id)
+            statement.bind(2, ordinal)
+            statement.bind(3, block.id)
+            statement.bind(4, block.line)
+            try statement.execute()
         }
         for (ordinal, task) in note.tasks.enumerated() {
-            try insertTask.bind(.integer(id), .integer(Int64(ordinal)), .text(task.status), .text(task.text), .integer(Int64(task.line))).run()
+            let statement = insertTask
+            statement.reset()
+            statement.bind(1, id)
+            statement.bind(2, ordinal)
+            statement.bind(3, task.status)
+            statement.bind(4, task.text)
+            statement.bind(5, task.line)
+            try statement.execute()
         }
         for (ordinal, alias) in note.aliases.enumerated() {
             try insertAlias.bind(.integer(id), .integer(Int64(ordinal)), .text(alias)).run()
@@ -73,10 +108,16 @@ final class BatchWriter {
         if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
             frontmatterJSON = JSONText.encode(frontmatter.entries)
             for (ordinal, entry) in frontmatter.entries.enumerated() {
-                try insertProperty.bind(
-                    .integer(id), .integer(Int64(ordinal)), .text(entry.key), .text(entry.value.value.typeName),
-                    .text(JSONText.encode(entry.value.value)), .integer(Int64(entry.keyLine)), .integer(Int64(entry.keyColumn))
-                ).run()
+                let statement = insertProperty
+                statement.reset()
+                statement.bind(1, id)
+                statement.bind(2, ordinal)
+                statement.bind(3, entry.key)
+                statement.bind(4, entry.value.value.typeName)
+                statement.bind(5, JSONText.encode(entry.value.value))
+                statement.bind(6, entry.keyLine)
+                statement.bind(7, entry.keyColumn)
+                try statement.execute()
             }
         }
         try insertFindings(note.findings, fileID: id)

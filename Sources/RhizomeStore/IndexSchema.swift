@@ -9,6 +9,23 @@ enum IndexSchema {
     /// Bump when parsing or resolution changes what is stored for unchanged files: forces a full re-read.
     static let parserVersion = "1"
 
+    /// Secondary indexes, kept apart from the migrations so that a first (bulk) index can build them once
+    /// at the end. `IndexStore` makes sure they exist on every open.
+    static let secondaryIndexes: [(name: String, definition: String)] = [
+        ("link_source", "link(source_id, ordinal)"),
+        ("link_target", "link(target_id)"),
+        ("link_key", "link(link_key)"),
+        ("tag_file", "tag(file_id)"),
+        ("tag_name_key", "tag(name_key)"),
+        ("heading_file", "heading(file_id)"),
+        ("block_file", "block(file_id)"),
+        ("task_file", "task(file_id)"),
+        ("alias_file", "alias(file_id)"),
+        ("property_file", "property(file_id)"),
+        ("property_key", "property(key)"),
+        ("finding_file", "finding(file_id)"),
+    ]
+
     /// Migrations from version N-1 to N, at index N-1.
     static let migrations: [String] = [
         """
@@ -41,11 +58,8 @@ enum IndexSchema {
             display TEXT,
             link_key TEXT NOT NULL,
             line INTEGER NOT NULL,
-            col INTEGER NOT NULL,
-            PRIMARY KEY (source_id, ordinal)
-        ) WITHOUT ROWID;
-        CREATE INDEX link_target ON link(target_id);
-        CREATE INDEX link_key ON link(link_key);
+            col INTEGER NOT NULL
+        );
 
         CREATE TABLE tag (
             file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
@@ -54,43 +68,37 @@ enum IndexSchema {
             name_key TEXT NOT NULL,
             from_frontmatter INTEGER NOT NULL,
             line INTEGER NOT NULL,
-            col INTEGER NOT NULL,
-            PRIMARY KEY (file_id, ordinal)
-        ) WITHOUT ROWID;
-        CREATE INDEX tag_name_key ON tag(name_key);
+            col INTEGER NOT NULL
+        );
 
         CREATE TABLE heading (
             file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
             ordinal INTEGER NOT NULL,
             level INTEGER NOT NULL,
             text TEXT NOT NULL,
-            line INTEGER NOT NULL,
-            PRIMARY KEY (file_id, ordinal)
-        ) WITHOUT ROWID;
+            line INTEGER NOT NULL
+        );
 
         CREATE TABLE block (
             file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
             ordinal INTEGER NOT NULL,
             block_id TEXT NOT NULL,
-            line INTEGER NOT NULL,
-            PRIMARY KEY (file_id, ordinal)
-        ) WITHOUT ROWID;
+            line INTEGER NOT NULL
+        );
 
         CREATE TABLE task (
             file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
             ordinal INTEGER NOT NULL,
             status TEXT NOT NULL,
             text TEXT NOT NULL,
-            line INTEGER NOT NULL,
-            PRIMARY KEY (file_id, ordinal)
-        ) WITHOUT ROWID;
+            line INTEGER NOT NULL
+        );
 
         CREATE TABLE alias (
             file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
             ordinal INTEGER NOT NULL,
-            alias TEXT NOT NULL,
-            PRIMARY KEY (file_id, ordinal)
-        ) WITHOUT ROWID;
+            alias TEXT NOT NULL
+        );
 
         CREATE TABLE property (
             file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
@@ -99,10 +107,8 @@ enum IndexSchema {
             type TEXT NOT NULL,
             value_json TEXT NOT NULL,
             line INTEGER NOT NULL,
-            col INTEGER NOT NULL,
-            PRIMARY KEY (file_id, ordinal)
-        ) WITHOUT ROWID;
-        CREATE INDEX property_key ON property(key);
+            col INTEGER NOT NULL
+        );
 
         CREATE TABLE finding (
             id INTEGER PRIMARY KEY,
@@ -115,7 +121,6 @@ enum IndexSchema {
             col INTEGER,
             fix TEXT
         );
-        CREATE INDEX finding_file ON finding(file_id);
 
         -- Link keys whose resolution may have changed (files added or removed) and that still need
         -- re-resolving. Written in the same transaction as the change, so an interrupted run resumes.

@@ -22,8 +22,10 @@ public final class IndexStore {
             PRAGMA foreign_keys = ON;
             PRAGMA temp_store = MEMORY;
             PRAGMA cache_size = -32000;
+            PRAGMA wal_autocheckpoint = 0;
             """)
         try migrate()
+        try createSecondaryIndexes()
     }
 
     /// Opens an existing index read-only (for `rhizome sql` and `--no-refresh` queries).
@@ -99,6 +101,18 @@ public final class IndexStore {
 }
 
 extension IndexStore {
+    func createSecondaryIndexes() throws(StoreError) {
+        for index in IndexSchema.secondaryIndexes {
+            try connection.execute("CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.definition)")
+        }
+    }
+
+    func dropSecondaryIndexes() throws(StoreError) {
+        for index in IndexSchema.secondaryIndexes {
+            try connection.execute("DROP INDEX IF EXISTS \(index.name)")
+        }
+    }
+
     /// Makes the next run re-read every file (used by `rhizome index --rebuild`).
     public func requestFullReparse() throws(StoreError) {
         try setMeta("parser_version", "rebuild-requested")

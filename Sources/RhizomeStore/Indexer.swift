@@ -25,6 +25,8 @@ public final class Indexer {
     public func run(progress: ((IndexProgress) -> Void)? = nil) throws -> IndexReport {
         let clock = ContinuousClock()
         let started = clock.now
+        var phases = PhaseTimer(enabled: options.tracePhases)
+        defer { phases.finish() }
         let scan = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan()
         let connection = store.connection
         let previous = try loadFileStates()
@@ -49,6 +51,7 @@ public final class Indexer {
             }
         }
         let removed = previous.values.filter { !seen.contains($0.path) && !scan.isUncertain($0.path) }
+        phases.mark("walk + load state")
         let pendingKeyCount = try countPendingKeys()
         let scanFindingsChanged = try storedScanFindings() != Set(scan.findings.map(\.diagnosticDescription))
 
@@ -67,8 +70,12 @@ public final class Indexer {
         // (1) Structure: removed files leave (their links cascade; links to them become unresolved),
         // added files get rows, and both mark their resolve keys for re-resolution.
         var newIDs: [String: Int64] = [:]
+        // A first index of a vault inserts everything: secondary indexes are built once at the end
+        // (much faster than maintaining them row by row). If the run is killed, the next open recreates them.
+        let isColdIndex = previous.isEmpty && added.count >= 1_000
         if !added.isEmpty || !removed.isEmpty || scanFindingsChanged {
             try connection.transaction {
+                if isColdIndex { try store.dropSecondaryIndexes() }
                 let markPending = try connection.prepare("INSERT OR IGNORE INTO pending_resolve(link_key) VALUES (?)")
                 let delete = try connection.prepare("DELETE FROM file WHERE id = ?")
                 for state in removed {
@@ -91,6 +98,7 @@ public final class Indexer {
             }
         }
 
+        phases.mark("structure transaction")
         // (2) Content: read, hash and parse in parallel; write in batches.
         var jobs: [ParseJob] = []
         jobs.reserveCapacity(added.count + changed.count)
@@ -101,13 +109,29 @@ public final class Indexer {
         var parsedIDs = Set<Int64>()
         if !jobs.isEmpty {
             let resolver = try loadResolver()
+            phases.mark("load resolver")
+            // A cold bulk load has nothing to cascade and only inserts ids it just created: foreign-key
+            // checks are switched off for it (and back on after), and FTS5 merges segments once at the end.
+            if isColdIndex {
+                try connection.execute("PRAGMA foreign_keys = OFF")
+                try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)")
+            }
+            defer {
+                if isColdIndex {
+                    try? connection.execute("PRAGMA foreign_keys = ON")
+                    try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)")
+                }
+            }
             let writer = try BatchWriter(connection: connection, fullText: options.fullText)
             let batchSize = max(1, options.batchSize)
+            let batches = stride(from: 0, to: jobs.count, by: batchSize).map { Array(jobs[$0..<min($0 + batchSize, jobs.count)]) }
+            // Parse batch k+1 on the worker threads while this thread writes batch k.
+            var upcoming = BackgroundParse(batches[0], resolver: resolver, options: options)
             var done = 0
-            var batchStart = 0
-            while batchStart < jobs.count {
-                let batch = Array(jobs[batchStart..<min(batchStart + batchSize, jobs.count)])
-                let outcomes = Self.parse(batch, resolver: resolver, options: options)
+            for (number, batch) in batches.enumerated() {
+                let outcomes = upcoming.wait()
+                phases.mark("parse (waiting)")
+                if number + 1 < batches.count { upcoming = BackgroundParse(batches[number + 1], resolver: resolver, options: options) }
                 try connection.transaction {
                     for (job, outcome) in zip(batch, outcomes) {
                         switch outcome {
@@ -125,18 +149,24 @@ public final class Indexer {
                         }
                     }
                 }
+                phases.mark("write")
                 for (job, outcome) in zip(batch, outcomes) where !job.isNew {
                     if case .parsed = outcome { report.modified += 1 } else if case .unreadable = outcome {} else { unchanged += 1 }
                 }
                 done += batch.count
-                batchStart += batchSize
                 progress?(IndexProgress(filesDone: done, filesTotal: jobs.count, elapsed: clock.now - started))
             }
+        }
+        if isColdIndex {
+            try store.createSecondaryIndexes()
+            phases.mark("build secondary indexes")
         }
 
         // (3) Re-resolve links whose targets may have changed. Links written in step 2 were resolved
         // against the current files already.
-        report.relinked = try reresolvePendingLinks(skipping: parsedIDs)
+        // On a cold index every link was written (and resolved) in this run: nothing older to re-resolve.
+        report.relinked = isColdIndex ? try clearPendingKeys() : try reresolvePendingLinks(skipping: parsedIDs)
+        phases.mark("re-resolve")
         if forceReparse { try store.setMeta("parser_version", IndexSchema.parserVersion) }
         try store.setMeta("last_indexed_at", ISO8601DateFormatter().string(from: Date()))
         report.unchanged = unchanged
@@ -155,10 +185,29 @@ public final class Indexer {
     }
 
     enum ParseOutcome: Sendable {
-        case parsed(ParsedNote, targets: [Int64?], hash: String?)
+        case parsed(ParsedNote, targets: [LinkResolver<Int64>.Resolution], hash: String?)
         case sameContent(hash: String)
         case attachment
         case unreadable(Finding)
+    }
+
+    /// Parses one batch on the worker threads; `wait()` returns its outcomes.
+    struct BackgroundParse {
+        private final class Box: @unchecked Sendable { var outcomes: [ParseOutcome] = [] }
+        private let box = Box()
+        private let group = DispatchGroup()
+
+        init(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, options: IndexOptions) {
+            let box = self.box
+            DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                box.outcomes = Indexer.parse(jobs, resolver: resolver, options: options)
+            }
+        }
+
+        func wait() -> [ParseOutcome] {
+            group.wait()
+            return box.outcomes
+        }
     }
 
     private struct OutcomeBuffer: @unchecked Sendable {
@@ -212,8 +261,7 @@ public final class Indexer {
         let note = file.kind == .canvas
             ? CanvasParser.parse(bytes, path: file.path)
             : NoteParser.parse(bytes, path: file.path, includeBodyText: options.fullText)
-        let targets = note.links.map { resolver.resolve($0, from: file.path)?.id }
-        return .parsed(note, targets: targets, hash: hash)
+        return .parsed(note, targets: resolver.resolveAll(note.links, from: file.path), hash: hash)
     }
 
     private static func emptyNote(_ finding: Finding) -> ParsedNote {
@@ -316,6 +364,11 @@ public final class Indexer {
         }
     }
 
+    private func clearPendingKeys() throws -> Int {
+        try store.connection.execute("DELETE FROM pending_resolve")
+        return 0
+    }
+
     private func fillTotals(_ report: inout IndexReport) throws {
         let statement = try store.connection.prepare("""
             SELECT (SELECT count(*) FROM file WHERE kind = 'note'), (SELECT count(*) FROM file),
@@ -336,10 +389,36 @@ public final class Indexer {
     }
 }
 
+/// Accumulates wall time per phase; printed to standard error when `IndexOptions.tracePhases` is set.
+struct PhaseTimer {
+    let enabled: Bool
+    private let clock = ContinuousClock()
+    private var last: ContinuousClock.Instant
+    private var totals: [(String, Duration)] = []
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+        last = clock.now
+    }
+
+    mutating func mark(_ phase: String) {
+        guard enabled else { return }
+        let now = clock.now
+        if let index = totals.firstIndex(where: { $0.0 == phase }) { totals[index].1 += now - last } else { totals.append((phase, now - last)) }
+        last = now
+    }
+
+    func finish() {
+        guard enabled else { return }
+        let text = totals.map { "\($0.0): \($0.1.components.seconds * 1000 + $0.1.components.attoseconds / 1_000_000_000_000_000) ms" }.joined(separator: " · ")
+        FileHandle.standardError.write(Data(("phases: " + text + "\n").utf8))
+    }
+}
+
 /// Tunables for an indexing run.
 public struct IndexOptions: Sendable {
     /// Index note bodies for full-text search (FTS5).
-    public var fullText = true
+    public var fullText = ProcessInfo.processInfo.environment["RHIZOME_NO_FTS"] != "1"
     /// Notes larger than this are nodes without content (a finding says so). Default 16 MiB.
     public var maxNoteBytes: Int64 = 16 * 1024 * 1024
     /// Files parsed and written per transaction.
@@ -348,6 +427,8 @@ public struct IndexOptions: Sendable {
     public var parallelism = ProcessInfo.processInfo.activeProcessorCount
     /// Vault-relative paths the walk leaves out (an index file kept inside the vault).
     public var excludedPaths: Set<String> = []
+    /// Print wall time per phase to standard error (`RHIZOME_TRACE_PHASES=1`).
+    public var tracePhases = ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1"
 
     public init() {}
 }

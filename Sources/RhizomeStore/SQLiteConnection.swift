@@ -103,7 +103,6 @@ final class SQLiteStatement {
     @discardableResult
     func bind(_ values: [SQLiteValue?]) -> SQLiteStatement {
         sqlite3_reset(statement)
-        sqlite3_clear_bindings(statement)
         for (offset, value) in values.enumerated() {
             bind(value, at: Int32(offset + 1))
         }
@@ -115,8 +114,40 @@ final class SQLiteStatement {
         case .none, .some(.null): sqlite3_bind_null(statement, index)
         case .some(.integer(let number)): sqlite3_bind_int64(statement, index, number)
         case .some(.real(let number)): sqlite3_bind_double(statement, index, number)
-        case .some(.text(let text)): sqlite3_bind_text(statement, index, text, -1, transientDestructor)
+        case .some(.text(let text)): bindText(text, at: index)
         }
+    }
+
+    /// Binds text with its byte length (SQLite copies it; no strlen, no bridging allocation).
+    func bindText(_ text: String, at index: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            if let base = buffer.baseAddress, buffer.count > 0 {
+                sqlite3_bind_text(statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(buffer.count), transientDestructor)
+            } else {
+                sqlite3_bind_text(statement, index, "", 0, transientDestructor)
+            }
+        }
+    }
+
+    // Typed binding without intermediate arrays, for the bulk insert path:
+    // `statement.reset(); statement.bind(1, id); …; try statement.execute()`.
+
+    func reset() { sqlite3_reset(statement) }
+    func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(statement, index, value) }
+    func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(statement, index, Int64(value)) }
+    func bind(_ index: Int32, _ value: String) { bindText(value, at: index) }
+    func bind(_ index: Int32, _ value: String?) {
+        if let value { bindText(value, at: index) } else { sqlite3_bind_null(statement, index) }
+    }
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    /// Steps a bound insert/update/delete to completion.
+    func execute() throws(StoreError) {
+        let status = sqlite3_step(statement)
+        guard status == SQLITE_DONE || status == SQLITE_ROW else { throw connection.error(status, sql: sql) }
     }
 
     /// Advances to the next row; false when done.

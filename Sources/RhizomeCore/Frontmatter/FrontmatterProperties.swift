@@ -53,7 +53,7 @@ struct FrontmatterProperties {
     private mutating func collectLinks(in node: FrontmatterNode, key: String) {
         switch node.value {
         case .string(let text):
-            guard text.contains("[") else { return }
+            guard text.utf8.contains(UInt8(ascii: "[")) else { return }
             let found = MarkdownScanner.scanInline(text, line: node.line, column: node.column + (node.isQuoted ? 1 : 0))
             for var link in found.links {
                 switch link.kind {

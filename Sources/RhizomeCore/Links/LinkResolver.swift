@@ -48,22 +48,61 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
         resolve(linkPath: link.path, relativeFirst: link.isMarkdownSyntax, from: sourcePath)
     }
 
+    /// A link's target and its resolve key (what incremental indexing re-resolves by).
+    public struct Resolution: Sendable {
+        public var target: FileID?
+        public var key: String
+    }
+
+    /// Resolves all links of one note (faster than one by one: the source folder is computed once and
+    /// repeated link paths are resolved once).
+    public func resolveAll(_ links: [LinkOccurrence], from sourcePath: String) -> [Resolution] {
+        let source = Source(path: sourcePath)
+        var memo: [String: Resolution] = [:]
+        return links.map { link in
+            let memoKey = link.isMarkdownSyntax ? "\u{1}" + link.path : link.path
+            if let known = memo[memoKey] { return known }
+            let resolution = Resolution(
+                target: resolve(normalizedPath: link.path, relativeFirst: link.isMarkdownSyntax, source: source)?.id,
+                key: Self.resolveKey(ofLinkPath: link.path))
+            memo[memoKey] = resolution
+            return resolution
+        }
+    }
+
     /// Resolves a link path as written in a note at `sourcePath` (use `""` for the vault root).
     public func resolve(linkPath rawPath: String, relativeFirst: Bool = false, from sourcePath: String) -> File? {
-        if rawPath.isEmpty { return exactPath(UnicodeNormalization.matchKey(sourcePath), preferring: sourcePath) }
-        var path = UnicodeNormalization.nfc(rawPath)
+        resolve(normalizedPath: UnicodeNormalization.nfc(rawPath), relativeFirst: relativeFirst, source: Source(path: sourcePath))
+    }
+
+    private struct Source {
+        var path: String
+        var folder: String
+        var folderKey: String
+
+        init(path: String) {
+            self.path = path
+            folder = VaultPath.folder(of: path)
+            folderKey = UnicodeNormalization.matchKey(folder)
+        }
+    }
+
+    private func resolve(normalizedPath: String, relativeFirst: Bool, source: Source) -> File? {
+        if normalizedPath.isEmpty { return exactPath(UnicodeNormalization.matchKey(source.path), preferring: source.path) }
+        // A path ending in `/` names a folder, never a file.
+        guard !normalizedPath.hasSuffix("/") else { return nil }
+        var path = normalizedPath
         while path.hasPrefix("/") { path.removeFirst() }
         let isRelative = path.hasPrefix("./") || path.hasPrefix("../")
-        let sourceFolder = VaultPath.folder(of: sourcePath)
         if relativeFirst || isRelative {
-            let joined = sourceFolder.isEmpty ? path : sourceFolder + "/" + path
+            let joined = source.folder.isEmpty ? path : source.folder + "/" + path
             if let normalized = VaultPath.normalize(joined), let hit = exactPathOrNote(normalized) { return hit }
         }
-        guard let normalized = VaultPath.normalize(path), !normalized.isEmpty, !path.hasSuffix("/") else { return nil }
-        if let hit = exactPathOrNote(normalized) { return hit }
+        let needsNormalizing = isRelative || path.containsUTF8("//") || path.containsUTF8("/./") || path.hasSuffix("/.")
+        guard let normalized = needsNormalizing ? VaultPath.normalize(path) : path, !normalized.isEmpty else { return nil }
         let key = UnicodeNormalization.matchKey(normalized)
-        let candidates = matches(key) ?? matches(key + ".md") ?? []
-        return choose(candidates, sourceFolderKey: UnicodeNormalization.matchKey(sourceFolder))
+        if let hit = exactPath(key, preferring: normalized) ?? exactPath(key + ".md", preferring: normalized + ".md") { return hit }
+        return best(among: key, sourceFolderKey: source.folderKey) ?? best(among: key + ".md", sourceFolderKey: source.folderKey)
     }
 
     /// The key shared by a file and every link that can resolve to it: the lowercased NFC file name,
@@ -86,6 +125,7 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
     }
 
     private func exactPathOrNote(_ path: String) -> File? {
+        guard !path.isEmpty else { return nil }
         let key = UnicodeNormalization.matchKey(path)
         return exactPath(key, preferring: path) ?? exactPath(key + ".md", preferring: path + ".md")
     }
@@ -97,27 +137,32 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
         return found.first(where: { $0.path == spelling }) ?? found.min(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) })
     }
 
-    /// Files whose name (or, for a path with folders, whose path suffix) equals `key`.
-    private func matches(_ key: String) -> [File]? {
-        let resolveKey = Self.resolveKey(ofLinkPath: key)
-        guard let indexes = indexesByResolveKey[resolveKey] else { return nil }
-        let hasFolder = key.contains("/")
-        let suffix = "/" + key
-        let found = indexes.map { files[$0] }.filter { file in
-            hasFolder ? (file.pathKey == key || file.pathKey.hasSuffix(suffix)) : file.nameKey == key
+    /// Among files whose name (or, for a path with folders, whose path suffix) equals `key`: the one in
+    /// the source's own folder, else the shortest path, else the first in byte order.
+    private func best(among key: String, sourceFolderKey: String) -> File? {
+        guard let indexes = indexesByResolveKey[Self.resolveKey(ofLinkPath: key)] else { return nil }
+        let hasFolder = key.utf8.contains(UInt8(ascii: "/"))
+        let suffix = hasFolder ? "/" + key : ""
+        var chosen: File? = nil
+        var chosenInSourceFolder = false
+        var chosenLength = 0
+        for index in indexes {
+            let file = files[index]
+            let isMatch = hasFolder ? (file.pathKey == key || file.pathKey.hasSuffix(suffix)) : file.nameKey == key
+            guard isMatch else { continue }
+            let inSourceFolder = file.folderKey == sourceFolderKey
+            let length = file.path.unicodeScalars.count
+            if let current = chosen {
+                if chosenInSourceFolder && !inSourceFolder { continue }
+                if inSourceFolder == chosenInSourceFolder {
+                    if length > chosenLength { continue }
+                    if length == chosenLength && !file.path.utf8.lexicographicallyPrecedes(current.path.utf8) { continue }
+                }
+            }
+            chosen = file
+            chosenInSourceFolder = inSourceFolder
+            chosenLength = length
         }
-        return found.isEmpty ? nil : found
-    }
-
-    private func choose(_ candidates: [File], sourceFolderKey: String) -> File? {
-        guard candidates.count > 1 else { return candidates.first }
-        let sameFolder = candidates.filter { $0.folderKey == sourceFolderKey }
-        let pool = sameFolder.isEmpty ? candidates : sameFolder
-        return pool.min { lhs, rhs in
-            let lhsLength = lhs.path.unicodeScalars.count
-            let rhsLength = rhs.path.unicodeScalars.count
-            if lhsLength != rhsLength { return lhsLength < rhsLength }
-            return lhs.path.utf8.lexicographicallyPrecedes(rhs.path.utf8)
-        }
+        return chosen
     }
 }

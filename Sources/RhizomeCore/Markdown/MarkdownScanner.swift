@@ -548,7 +548,7 @@ private struct Scanner {
 extension String {
     /// Percent-decoding that keeps the text as written when it is not valid percent-encoding.
     var removingPercentEncodingIfValid: String {
-        guard contains("%") else { return self }
+        guard utf8.contains(UInt8(ascii: "%")) else { return self }
         var output: [UInt8] = []
         var iterator = Array(utf8)[...]
         while let byte = iterator.popFirst() {

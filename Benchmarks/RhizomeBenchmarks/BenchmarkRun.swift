@@ -1,0 +1,116 @@
+import Foundation
+import RhizomeCore
+import RhizomeStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One vault size: cold index (with and without full text), no-change re-index, one-file-changed
+/// re-index, backlinks latency, and the process's peak RSS.
+struct BenchmarkRun {
+    let noteCount: Int
+    let workRoot: String
+
+    func run() throws {
+        let generator = VaultGenerator(noteCount: noteCount)
+        let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("vault-\(noteCount)")
+        let marker = vault.appendingPathComponent(".obsidian/generated")
+        if !FileManager.default.fileExists(atPath: marker.path) {
+            try? FileManager.default.removeItem(at: vault)
+            let summary = try generator.generate(into: vault)
+            try Data("\(summary.totalBytes)".utf8).write(to: marker)
+        }
+        let bytes = Int((try? String(contentsOf: marker, encoding: .utf8)).flatMap { Int($0) } ?? 0)
+        print("\n== \(noteCount) notes (\(String(format: "%.1f", Double(bytes) / 1_000_000)) MB) ==")
+
+        let database = URL(fileURLWithPath: workRoot).appendingPathComponent("index-\(noteCount).sqlite").path
+
+        // Cold index without full text (links, tags, properties, headings, tasks…).
+        removeDatabase(database)
+        var noFullText = IndexOptions()
+        noFullText.fullText = false
+        let (coldLinksReport, coldLinks) = try timed { try Indexer(store: try IndexStore(path: database), vaultRoot: vault.path, options: noFullText).run() }
+        report("cold index, no full text", coldLinks, extra: "\(coldLinksReport.links) links, \(coldLinksReport.unresolvedLinks) unresolved")
+
+        // Cold index with full text (the default).
+        removeDatabase(database)
+        let (coldReport, cold) = try timed { try Indexer(store: try IndexStore(path: database), vaultRoot: vault.path).run() }
+        report("cold index, with full text", cold, extra: "\(coldReport.notes) notes, \(coldReport.files) files")
+
+        let store = try IndexStore(path: database)
+        let indexer = Indexer(store: store, vaultRoot: vault.path)
+
+        // No-change re-index: median of 7.
+        var noChange: [Double] = []
+        for _ in 0..<7 { noChange.append(try timed { try indexer.run() }.1) }
+        report("no-change re-index (median of 7)", median(noChange))
+
+        // One file changed: median of 7 edits of different notes.
+        var oneChanged: [Double] = []
+        for revision in 0..<7 {
+            _ = try generator.touchNote(at: (revision * 7_919) % noteCount, in: vault, revision: revision + Int(Date().timeIntervalSince1970) % 100_000)
+            let (result, milliseconds) = try timed { try indexer.run() }
+            precondition(result.modified == 1, "expected one modified file, got \(result.modified)")
+            oneChanged.append(milliseconds)
+        }
+        report("one file changed re-index (median of 7)", median(oneChanged))
+
+        // Backlinks latency, in-process: resolve nothing, just the query, over many notes.
+        let ids = try store.readOnlyQuery("SELECT id FROM file WHERE kind = 'note' ORDER BY id").rows.compactMap { row -> Int64? in
+            if case .number(let value) = row[0] { return Int64(value) }
+            return nil
+        }
+        var latencies: [Double] = []
+        var total = 0
+        let clock = ContinuousClock()
+        for (index, id) in ids.enumerated() where index % max(1, ids.count / 2_000) == 0 {
+            let start = clock.now
+            total += try store.backlinks(of: id).count
+            latencies.append(milliseconds(clock.now - start))
+        }
+        latencies.sort()
+        print(String(format: "  %-44@ p50 %.3f ms · p99 %.3f ms (%d queries, %d backlinks)", "backlinks query" as NSString,
+                     percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.count, total))
+
+        print(String(format: "  %-44@ %.0f MB", "peak RSS (this process)" as NSString, peakResidentMegabytes()))
+    }
+
+    private func timed<T>(_ body: () throws -> T) throws -> (T, Double) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try body()
+        return (result, milliseconds(clock.now - start))
+    }
+
+    private func report(_ name: String, _ milliseconds: Double, extra: String = "") {
+        print(String(format: "  %-44@ %8.0f ms  %@", name as NSString, milliseconds, extra as NSString))
+    }
+
+    private func removeDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    private func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    private func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
+
+    private func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    }
+
+    private func peakResidentMegabytes() -> Double {
+        var usage = rusage()
+        #if canImport(Darwin)
+        getrusage(RUSAGE_SELF, &usage)
+        return Double(usage.ru_maxrss) / 1_048_576
+        #else
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
+        #endif
+    }
+}
