@@ -72,7 +72,7 @@ public final class Indexer {
         var newIDs: [String: Int64] = [:]
         // A first index of a vault inserts everything: secondary indexes are built once at the end
         // (much faster than maintaining them row by row). If the run is killed, the next open recreates them.
-        let isColdIndex = previous.isEmpty && added.count >= 1_000
+        let isColdIndex = previous.isEmpty && added.count >= options.bulkLoadMinimumFiles
         if !added.isEmpty || !removed.isEmpty || scanFindingsChanged {
             try connection.transaction {
                 if isColdIndex { try store.dropSecondaryIndexes() }
@@ -108,7 +108,10 @@ public final class Indexer {
         }
         var parsedIDs = Set<Int64>()
         if !jobs.isEmpty {
-            let resolver = try loadResolver()
+            // A few changed files: resolve against just the files sharing their links' keys (a link's
+            // target depends only on those), instead of loading every path in the vault.
+            let isSmallChange = jobs.count <= options.candidateResolutionMaximumFiles
+            let resolver = isSmallChange ? LinkResolver<Int64>(files: []) : try loadResolver()
             phases.mark("load resolver")
             // A cold bulk load has nothing to cascade and only inserts ids it just created: foreign-key
             // checks are switched off for it (and back on after), and FTS5 merges segments once at the end.
@@ -129,8 +132,9 @@ public final class Indexer {
             var upcoming = BackgroundParse(batches[0], resolver: resolver, options: options)
             var done = 0
             for (number, batch) in batches.enumerated() {
-                let outcomes = upcoming.wait()
+                var outcomes = upcoming.wait()
                 phases.mark("parse (waiting)")
+                if isSmallChange { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch) }
                 if number + 1 < batches.count { upcoming = BackgroundParse(batches[number + 1], resolver: resolver, options: options) }
                 try connection.transaction {
                     for (job, outcome) in zip(batch, outcomes) {
@@ -298,6 +302,27 @@ public final class Indexer {
         return LinkResolver(files: files)
     }
 
+    /// Re-resolves parsed notes' links against a resolver holding only the candidate files for their keys.
+    private func resolveAgainstCandidates(_ outcomes: [ParseOutcome], jobs: [ParseJob]) throws -> [ParseOutcome] {
+        var keys = Set<String>()
+        for (job, outcome) in zip(jobs, outcomes) {
+            guard case .parsed(let note, _, _) = outcome else { continue }
+            keys.insert(LinkResolver<Int64>.resolveKey(ofFilePath: job.file.path))
+            for link in note.links { keys.insert(LinkResolver<Int64>.resolveKey(ofLinkPath: link.path)) }
+        }
+        let statement = try store.connection.prepare("SELECT id, path FROM file WHERE resolve_key IN (SELECT value FROM json_each(?))")
+        var keyList = ""
+        JSONText.write(.list(keys.sorted().map { FrontmatterNode(value: .string($0), line: 0, column: 0) }), into: &keyList)
+        statement.bind(.text(keyList))
+        var candidates: [(path: String, id: Int64)] = []
+        while try statement.step() { candidates.append((statement.text(1), statement.int(0))) }
+        let resolver = LinkResolver(files: candidates)
+        return zip(jobs, outcomes).map { job, outcome in
+            guard case .parsed(let note, _, let hash) = outcome else { return outcome }
+            return .parsed(note, targets: resolver.resolveAll(note.links, from: job.file.path), hash: hash)
+        }
+    }
+
     private func countPendingKeys() throws -> Int {
         let statement = try store.connection.prepare("SELECT count(*) FROM pending_resolve")
         return try statement.step() ? Int(statement.int(0)) : 0
@@ -418,13 +443,17 @@ struct PhaseTimer {
 /// Tunables for an indexing run.
 public struct IndexOptions: Sendable {
     /// Index note bodies for full-text search (FTS5).
-    public var fullText = ProcessInfo.processInfo.environment["RHIZOME_NO_FTS"] != "1"
+    public var fullText = true
     /// Notes larger than this are nodes without content (a finding says so). Default 16 MiB.
     public var maxNoteBytes: Int64 = 16 * 1024 * 1024
     /// Files parsed and written per transaction.
     public var batchSize = 512
     /// Parser threads.
     public var parallelism = ProcessInfo.processInfo.activeProcessorCount
+    /// A first index of at least this many files uses bulk-load mode (secondary indexes built at the end).
+    public var bulkLoadMinimumFiles = 1_000
+    /// Runs that parse at most this many files resolve links against just the candidate files.
+    public var candidateResolutionMaximumFiles = 256
     /// Vault-relative paths the walk leaves out (an index file kept inside the vault).
     public var excludedPaths: Set<String> = []
     /// Print wall time per phase to standard error (`RHIZOME_TRACE_PHASES=1`).

@@ -50,8 +50,16 @@ import RhizomeTestSupport
         return (folder.isEmpty ? "" : folder + "/") + name + ".md"
     }
 
-    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
-    func incrementalIndexAlwaysEqualsAFullRebuild(seed: UInt64) throws {
+    /// Each seed runs twice: incremental runs resolving against candidate files only (small changes) and
+    /// against the whole vault; the rebuild always uses bulk-load mode. Both fast paths are thus compared
+    /// with the plain one.
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64], [0, 256])
+    func incrementalIndexAlwaysEqualsAFullRebuild(seed: UInt64, candidateResolutionMaximumFiles: Int) throws {
+        var incrementalOptions = IndexOptions()
+        incrementalOptions.candidateResolutionMaximumFiles = candidateResolutionMaximumFiles
+        incrementalOptions.bulkLoadMinimumFiles = .max
+        var rebuildOptions = IndexOptions()
+        rebuildOptions.bulkLoadMinimumFiles = 0
         var random = SeededGenerator(state: seed)
         let vault = try TemporaryVault()
         try vault.write("image.png", bytes: [0x89, 0x50, 0x4E, 0x47])
@@ -86,9 +94,9 @@ import RhizomeTestSupport
                     existing.insert(destination)
                 }
             }
-            try vault.index()
+            try vault.index(options: incrementalOptions)
             let fresh = vault.scratchDatabasePath()
-            try vault.index(database: fresh)
+            try vault.index(database: fresh, options: rebuildOptions)
             let incremental = try vault.store().canonicalDump()
             let rebuilt = try vault.store(database: fresh).canonicalDump()
             if incremental != rebuilt {
