@@ -25,6 +25,24 @@ public struct LinkRecord: Sendable, Codable, Hashable {
     public var propertyKey: String?
     public var line: Int
     public var column: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case source, target, linkPath, subpath, display, kind, propertyKey, line, column
+    }
+
+    /// Every key is always present (absent values are `null`): this is the `links --all --json` contract.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(target, forKey: .target)
+        try container.encode(linkPath, forKey: .linkPath)
+        try container.encode(subpath, forKey: .subpath)
+        try container.encode(display, forKey: .display)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(propertyKey, forKey: .propertyKey)
+        try container.encode(line, forKey: .line)
+        try container.encode(column, forKey: .column)
+    }
 }
 
 public struct NoteDetail: Sendable, Codable {

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import RhizomeCLI
+import RhizomeTestSupport
+
+/// The command line as a user and an agent see it: output, JSON envelopes, exit statuses, errors.
+@Suite struct CLITranscriptTests {
+    @Test func indexPrintsWhatChangedAndTotals() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let first = cli.run(["index", "--vault", vault.path])
+        #expect(first.status == 0)
+        #expect(first.output.contains("added 63 · modified 0 · removed 0 · unchanged 0"))
+        #expect(first.output.contains("60 notes, 63 files · 313 links (11 unresolved)"))
+        let second = cli.run(["index", "--vault", vault.path, "--json"])
+        let data = try #require(second.json["data"] as? [String: Any])
+        #expect(second.json["version"] as? Int == 1)
+        #expect(second.json["command"] as? String == "index")
+        #expect(data["added"] as? Int == 0)
+        #expect(data["unchanged"] as? Int == 63)
+        #expect(data["links"] as? Int == 313)
+        // The index lives in the user's cache folder, not in the vault.
+        let database = try #require(data["database"] as? String)
+        #expect(database.hasPrefix(cli.home.appendingPathComponent(".cache/rhizome/").path))
+        #expect(!FileManager.default.fileExists(atPath: vault.path + "/index.sqlite"))
+    }
+
+    @Test func jsonEnvelopesHaveSortedKeysAndAVersion() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let result = cli.run(["backlinks", "Rhizome", "--vault", vault.path, "--json"])
+        #expect(result.status == 0)
+        let keys = result.output.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
+        #expect(keys == ["command", "data", "vault", "version"])
+        let links = try #require(result.json["data"] as? [[String: Any]])
+        #expect(!links.isEmpty)
+        #expect(links.allSatisfy { $0["target"] as? String == "Projects/Rhizome/Rhizome.md" })
+    }
+
+    @Test func linksAllIsTheFidelityContract() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let result = cli.run(["links", "--all", "--json", "--vault", vault.path])
+        let links = try #require(result.json["data"] as? [[String: Any]])
+        #expect(links.count == 313)
+        for link in links {
+            #expect(Set(link.keys) == ["source", "target", "linkPath", "subpath", "display", "kind", "propertyKey", "line", "column"])
+            #expect(link["source"] is String && link["linkPath"] is String && link["kind"] is String)
+            #expect(link["line"] is Int && link["column"] is Int)
+        }
+        // Unresolved links have a null target; property links carry their key.
+        #expect(links.contains { $0["linkPath"] as? String == "Onboarding guide" && $0["target"] is NSNull })
+        #expect(links.contains { $0["kind"] as? String == "property" && $0["propertyKey"] as? String == "related" })
+        // Stable against the reviewed snapshot (regenerate with RHIZOME_UPDATE_SNAPSHOTS=1 after a deliberate change).
+        let snapshot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/vault-example-links.json")
+        let data = result.output.replacingOccurrences(of: vault.path, with: "<vault>")
+        if ProcessInfo.processInfo.environment["RHIZOME_UPDATE_SNAPSHOTS"] == "1" {
+            try FileManager.default.createDirectory(at: snapshot.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(data.utf8).write(to: snapshot)
+        }
+        #expect(data == (try String(contentsOf: snapshot, encoding: .utf8)))
+    }
+
+    @Test func unresolvedExitsOneWhenItFindsAny() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let result = cli.run(["unresolved", "--vault", vault.path])
+        #expect(result.status == 1)
+        #expect(result.output.hasPrefix("11 unresolved links to 8 missing files"))
+        #expect(result.output.contains("      Daily/2026-11-16.md:20:17"))
+        let clean = try TemporaryVault()
+        try clean.write("A.md", "[[B]]")
+        try clean.write("B.md", "[[A]]")
+        #expect(cli.run(["unresolved", "--vault", clean.path]).status == 0)
+    }
+
+    @Test func unknownNoteIsAUsageErrorWithSuggestions() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let result = cli.run(["backlinks", "Rhizom", "--vault", vault.path])
+        #expect(result.status == 2)
+        #expect(result.error.contains("no note matches `Rhizom`"))
+        #expect(result.error.contains("Did you mean: Projects/Rhizome/Rhizome.md"))
+        let json = cli.run(["note", "Nope", "--vault", vault.path, "--json"])
+        #expect(json.status == 2)
+        #expect((json.json["error"] as? [String: Any])?["code"] as? String == "note-not-found")
+    }
+
+    @Test func aNoteArgumentResolvesLikeAWikilink() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        for argument in ["project alpha", "Projects/Alpha/Project Alpha", "Project Alpha.md", "Project Alpha#Goals"] {
+            let result = cli.run(["note", argument, "--vault", vault.path, "--json"])
+            let file = (result.json["data"] as? [String: Any])?["file"] as? [String: Any]
+            #expect(file?["path"] as? String == "Projects/Alpha/Project Alpha.md", "\(argument)")
+        }
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        #expect(cli.run(["frobnicate"]).status == 2)
+        #expect(cli.run(["neighbors", "X", "--depth", "0", "--vault", cli.home.path]).status == 2)
+        #expect(cli.run(["tasks", "--open", "--done"]).status == 2)
+        #expect(cli.run(["links"]).status == 2)
+        let help = cli.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("backlinks"))
+    }
+
+    @Test func sqlRefusesWritesAndAnswersReads() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let write = cli.run(["sql", "DELETE FROM file", "--vault", vault.path, "--json"])
+        #expect(write.status == 2)
+        #expect((write.json["error"] as? [String: Any])?["code"] as? String == "sql-not-read-only")
+        let read = cli.run(["sql", "SELECT tag, count(*) AS n FROM tags WHERE tag_lower = 'meetings' GROUP BY tag_lower", "--vault", vault.path])
+        #expect(read.status == 0)
+        #expect(read.output.contains("(1 row)"))
+    }
+
+    @Test func noRefreshOnAVaultNeverIndexedSaysWhatToDo() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        let result = cli.run(["stats", "--no-refresh", "--vault", vault.path])
+        #expect(result.status == 2)
+        #expect(result.error.contains("Run `rhizome index` first"))
+    }
+
+    @Test func globalOptionsMayComeBeforeTheSubcommand() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let result = cli.run(["--vault", vault.path, "--json", "stats"])
+        #expect(result.status == 0)
+        #expect((result.json["data"] as? [String: Any])?["notes"] as? Int == 60)
+    }
+
+    @Test func queryCommandsRefreshTheIndexFirst() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("A.md", "[[B]]\n")
+        #expect(cli.run(["unresolved", "--vault", vault.path]).status == 1)
+        try vault.write("B.md", "now here\n")
+        #expect(cli.run(["unresolved", "--vault", vault.path]).status == 0)
+        #expect(cli.run(["backlinks", "B", "--vault", vault.path]).output.contains("A.md  ×1  (line 1)"))
+        // --no-refresh answers from the index as it is.
+        try vault.remove("B.md")
+        #expect(cli.run(["unresolved", "--vault", vault.path, "--no-refresh"]).status == 0)
+        #expect(cli.run(["unresolved", "--vault", vault.path]).status == 1)
+    }
+
+    @Test func tagsRollUpAndFilterByParent() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("A.md", "#inbox/to-read and #Inbox\n")
+        try vault.write("B.md", "---\ntags: [inbox/later]\n---\n")
+        let list = cli.run(["tags", "--vault", vault.path, "--json"])
+        let counts = try #require(list.json["data"] as? [[String: Any]])
+        let inbox = try #require(counts.first { ($0["tag"] as? String)?.lowercased() == "inbox" })
+        #expect(inbox["count"] as? Int == 3)
+        #expect(inbox["notes"] as? Int == 2)
+        let files = cli.run(["tags", "#inbox", "--vault", vault.path, "--json"])
+        #expect(files.json["data"] as? [String] == ["A.md", "B.md"])
+    }
+
+    @Test func searchNeighborsPathAndGraph() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let search = cli.run(["search", "café", "--vault", vault.path])
+        #expect(search.output.contains("Café culture.md"))
+        let neighbors = cli.run(["neighbors", "Home", "--depth", "2", "--vault", vault.path, "--json"])
+        let near = try #require(neighbors.json["data"] as? [[String: Any]])
+        #expect(near.contains { $0["distance"] as? Int == 2 })
+        let path = cli.run(["path", "Home", "Quick Note", "--vault", vault.path])
+        #expect(path.output.contains("1 link: Home.md → Quick Note.md"))
+        let dot = cli.run(["graph", "--format", "dot", "--vault", vault.path])
+        #expect(dot.output.hasPrefix("digraph vault {"))
+        #expect(dot.output.contains("\"Home.md\" -> \"Quick Note.md\""))
+    }
+}

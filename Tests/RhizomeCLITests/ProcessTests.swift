@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import RhizomeCore
+import RhizomeStore
+import RhizomeTestSupport
+
+/// Tests that need the real `rhizome` process: terminal behaviour and being killed mid-run.
+@Suite(.serialized) struct ProcessTests {
+    struct Run {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    private func launch(_ arguments: [String], home: String) throws -> Process {
+        let binary = try #require(RhizomeBinary.url, "the rhizome executable was not built next to the tests")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ["HOME": home, "XDG_CACHE_HOME": home + "/.cache", "PATH": "/usr/bin:/bin"]
+        return process
+    }
+
+    private func run(_ arguments: [String], home: String) throws -> Run {
+        let process = try launch(arguments, home: home)
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self), error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    private func makeVault(notes: Int) throws -> TemporaryVault {
+        let vault = try TemporaryVault()
+        let filler = String(repeating: "Some prose about notes and links. ", count: 60)
+        for index in 0..<notes {
+            let next = (index * 7 + 3) % notes
+            try vault.write("Folder \(index % 13)/Note \(index).md",
+                            "---\ntags: [t\(index % 5)]\n---\n# Note \(index)\n[[Note \(next)]] [[Missing \(index % 17)]] #tag/\(index % 9)\n\(filler)\n- [ ] task \(index)\n")
+        }
+        return vault
+    }
+
+    @Test func nothingButResultsWhenOutputIsPiped() throws {
+        let vault = try makeVault(notes: 1_200)
+        let result = try run(["index", "--vault", vault.path, "--db", vault.databasePath], home: vault.outside.path)
+        #expect(result.status == 0)
+        #expect(!result.error.contains("\u{1B}"))
+        #expect(!result.error.contains("Indexing"))
+        #expect(result.output.contains("1,200 notes"))
+    }
+
+    @Test func killingIndexAtAnyMomentLeavesAConsistentIndexThatTheNextRunCompletes() throws {
+        let vault = try makeVault(notes: 3_000)
+        for delay in [0.05, 0.15, 0.3, 0.6] {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: vault.databasePath + suffix) }
+            let process = try launch(["index", "--vault", vault.path, "--db", vault.databasePath], home: vault.outside.path)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "the run finished before it was killed after \(delay) s")
+            // The database opens, passes SQLite's integrity check, and the next run completes the work.
+            let store = try IndexStore(path: vault.databasePath)
+            #expect(try store.readOnlyQuery("PRAGMA integrity_check").rows == [[.string("ok")]])
+            let finish = try run(["index", "--vault", vault.path, "--db", vault.databasePath], home: vault.outside.path)
+            #expect(finish.status == 0)
+            let fresh = vault.scratchDatabasePath()
+            try vault.index(database: fresh)
+            #expect(try IndexStore(path: vault.databasePath).canonicalDump() == (try IndexStore(path: fresh).canonicalDump()), "killed after \(delay) s")
+        }
+    }
+}
