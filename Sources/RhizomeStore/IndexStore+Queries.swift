@@ -165,15 +165,19 @@ extension IndexStore {
     }
 
     /// Full-text search, best first. Plain words are all required (prefix with `*`); `raw` passes FTS5 syntax.
+    /// Notes whose name contains every word rank first (BM25 gives almost no weight to words that occur in
+    /// most notes, so it cannot lift an exact title match alone), then by BM25 with titles weighted ×10.
     public func search(_ query: String, limit: Int = 20, raw: Bool = false) throws -> [SearchHit] {
         let expression = raw ? query : Self.ftsExpression(query)
         guard !expression.isEmpty else { return [] }
+        let words = raw ? [] : query.split(whereSeparator: { $0.isWhitespace }).map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "*\"")) }
+        let nameCondition = words.isEmpty ? "0" : words.map { _ in "f.name LIKE '%' || ? || '%' ESCAPE '\\'" }.joined(separator: " AND ")
         let statement = try connection.prepare("""
-            SELECT f.path, snippet(note_fts, 1, '**', '**', '…', 16), bm25(note_fts, 10.0, 1.0) AS score
+            SELECT f.path, snippet(note_fts, 1, '**', '**', '…', 16), bm25(note_fts, 10.0, 1.0) AS score, (\(nameCondition)) AS name_hit
             FROM note_fts JOIN file f ON f.id = note_fts.rowid
-            WHERE note_fts MATCH ? ORDER BY score LIMIT ?
+            WHERE note_fts MATCH ? ORDER BY name_hit DESC, score LIMIT ?
             """)
-        statement.bind(.text(expression), .integer(Int64(limit)))
+        statement.bind(words.map { .text(Self.escapeLike($0)) } + [.text(expression), .integer(Int64(limit))])
         return try statement.rows { SearchHit(path: $0.text(0), snippet: $0.text(1).replacingOccurrences(of: "\n", with: " "), score: $0.double(2)) }
     }
 

@@ -22,7 +22,6 @@ public final class IndexStore {
             PRAGMA foreign_keys = ON;
             PRAGMA temp_store = MEMORY;
             PRAGMA cache_size = -32000;
-            PRAGMA wal_autocheckpoint = 0;
             """)
         try migrate()
         try createSecondaryIndexes()

@@ -222,7 +222,11 @@ public final class Indexer {
     static func parse(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, options: IndexOptions) -> [ParseOutcome] {
         let buffer = OutcomeBuffer(pointer: .allocate(capacity: jobs.count))
         buffer.pointer.initialize(repeating: nil)
-        defer { buffer.pointer.deallocate() }
+        defer {
+            // Release the outcomes before freeing the memory (deallocate alone would leak them).
+            buffer.pointer.deinitialize()
+            buffer.pointer.deallocate()
+        }
         let workers = max(1, min(options.parallelism, jobs.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker

@@ -56,7 +56,12 @@ import RhizomeTestSupport
 
     @Test func killingIndexAtAnyMomentLeavesAConsistentIndexThatTheNextRunCompletes() throws {
         let vault = try makeVault(notes: 3_000)
-        for delay in [0.05, 0.15, 0.3, 0.6] {
+        // Time one complete run, then kill runs at fractions of that time.
+        let timing = vault.scratchDatabasePath()
+        let started = Date()
+        _ = try run(["index", "--vault", vault.path, "--db", timing], home: vault.outside.path)
+        let fullRun = Date().timeIntervalSince(started)
+        for delay in [0.1, 0.3, 0.55, 0.8].map({ $0 * fullRun }) {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: vault.databasePath + suffix) }
             let process = try launch(["index", "--vault", vault.path, "--db", vault.databasePath], home: vault.outside.path)
             process.standardOutput = FileHandle.nullDevice

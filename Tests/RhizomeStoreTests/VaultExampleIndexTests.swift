@@ -155,6 +155,8 @@ import RhizomeTestSupport
         let prefix = try store.search("resolv*")
         #expect(prefix.contains { $0.path == "Projects/Rhizome/Design/Link resolution.md" })
         #expect(try store.search("zzzz-no-such-word").isEmpty)
+        // An exact title match ranks first even when its words occur in most notes.
+        #expect(try store.search("link resolution").first?.path == "Projects/Rhizome/Design/Link resolution.md")
     }
 
     @Test func neighborsAndPathsFollowResolvedLinks() throws {
