@@ -47,10 +47,18 @@ struct BenchmarkRun {
         for _ in 0..<7 { noChange.append(try timed { try indexer.run() }.1) }
         report("no-change re-index (median of 7)", median(noChange))
 
-        // One file changed: median of 7 edits of different notes.
+        // One file changed: median of 7 edits of different notes (restored afterwards, so that every run
+        // measures the same vault).
         var oneChanged: [Double] = []
+        var originals: [(URL, Data)] = []
+        defer {
+            for (url, data) in originals { try? data.write(to: url) }
+            _ = try? indexer.run()
+        }
         for revision in 0..<7 {
-            _ = try generator.touchNote(at: (revision * 7_919) % noteCount, in: vault, revision: revision + Int(Date().timeIntervalSince1970) % 100_000)
+            let url = vault.appendingPathComponent(generator.relativePath(ofNote: (revision * 7_919) % noteCount))
+            originals.append((url, try Data(contentsOf: url)))
+            _ = try generator.touchNote(at: (revision * 7_919) % noteCount, in: vault, revision: revision)
             let (result, milliseconds) = try timed { try indexer.run() }
             precondition(result.modified == 1, "expected one modified file, got \(result.modified)")
             oneChanged.append(milliseconds)

@@ -26,6 +26,7 @@ struct IndexCommand: RhizomeSubcommand {
         context.print("  added \(report.added.grouped) · modified \(report.modified.grouped) · removed \(report.removed.grouped) · unchanged \(report.unchanged.grouped)")
         context.print("  \(report.notes.grouped) notes, \(report.files.grouped) files · \(report.links.grouped) links (\(report.unresolvedLinks.grouped) unresolved) · \(report.findingsTotal.grouped) findings")
         if report.relinked > 0 { context.print("  \(report.relinked.grouped) links in unchanged notes now resolve differently") }
+        if report.findingsTotal > 0 { context.print("  see the findings with `rhizome findings`") }
         for finding in report.findings.prefix(20) { context.printError(finding.diagnosticDescription) }
         if report.findings.count > 20 { context.printError("… and \(report.findings.count - 20) more: run `rhizome findings`") }
         return .success
