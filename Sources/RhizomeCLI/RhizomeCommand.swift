@@ -109,11 +109,17 @@ public enum CLI {
     private static func describe(_ error: Error) -> (code: String, message: String, status: ExitStatus) {
         switch error {
         case let error as VaultError:
-            if case .unreadableRoot = error { return (error.code, error.description, .internalFailure) }
+            switch error {
+            case .unreadableRoot, .emptiedVault: return (error.code, error.description, .internalFailure)
+            default: break
+            }
             return (error.code, error.description, .usage)
         case let error as StoreError:
             if case .notIndexed = error { return (error.code, error.description, .usage) }
-            if case .notReadOnly = error { return (error.code, error.description, .usage) }
+            switch error {
+            case .notReadOnly, .multipleStatements, .emptyQuery: return (error.code, error.description, .usage)
+            default: break
+            }
             return (error.code, error.description, .internalFailure)
         case let error as CLIError:
             return (error.code, error.description, .usage)

@@ -7,7 +7,7 @@ final class BatchWriter {
     private let deleteChildren: [SQLiteStatement]
     private let deleteFullText: SQLiteStatement
     private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertFinding, insertFullText: SQLiteStatement
-    private let updateFile, touchFile: SQLiteStatement
+    private let updateFile, touchFile, forgetHash: SQLiteStatement
 
     init(connection: SQLiteConnection, fullText: Bool) throws(StoreError) {
         self.connection = connection
@@ -20,8 +20,8 @@ final class BatchWriter {
         deleteChildren = deletes
         deleteFullText = try connection.prepare("DELETE FROM note_fts WHERE rowid = ?")
         insertLink = try connection.prepare("""
-            INSERT INTO link(source_id, ordinal, target_id, kind, property_key, link_path, subpath, display, link_key, line, col)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO link(source_id, ordinal, target_id, kind, property_key, link_path, subpath, display, link_key, line, col, markdown_syntax)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertTag = try connection.prepare("INSERT INTO tag(file_id, ordinal, name, name_key, from_frontmatter, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
         insertHeading = try connection.prepare("INSERT INTO heading(file_id, ordinal, level, text, line) VALUES (?, ?, ?, ?, ?)")
@@ -37,6 +37,7 @@ final class BatchWriter {
             UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ?, frontmatter_json = ? WHERE id = ?
             """)
         touchFile = try connection.prepare("UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ? WHERE id = ?")
+        forgetHash = try connection.prepare("UPDATE file SET content_hash = NULL WHERE id = ?")
     }
 
     /// Replaces everything stored about one file with `note`.
@@ -58,6 +59,7 @@ final class BatchWriter {
             statement.bind(9, target.key)
             statement.bind(10, link.line)
             statement.bind(11, link.column)
+            statement.bind(12, link.isMarkdownSyntax ? 1 : 0)
             try statement.execute()
         }
         for (ordinal, tag) in note.tags.enumerated() {
@@ -136,9 +138,13 @@ final class BatchWriter {
         try touchFile.bind(.integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite, .integer(job.id)).run()
     }
 
-    func replaceFindings(_ findings: [Finding], fileID: Int64) throws(StoreError) {
+    /// Records that a file could not be read: its findings become the read error, and its content hash is
+    /// forgotten so that the next successful read parses it again (restoring its real findings), even if
+    /// the bytes turn out unchanged. Everything else indexed about it is kept.
+    func recordUnreadable(_ finding: Finding, fileID: Int64) throws(StoreError) {
         try deleteChildren[deleteChildren.count - 1].bind(.integer(fileID)).run()
-        try insertFindings(findings, fileID: fileID)
+        try insertFindings([finding], fileID: fileID)
+        try forgetHash.bind(.integer(fileID)).run()
     }
 
     private func insertFindings(_ findings: [Finding], fileID: Int64) throws(StoreError) {

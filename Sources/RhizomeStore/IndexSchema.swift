@@ -57,6 +57,7 @@ enum IndexSchema {
             subpath TEXT,
             display TEXT,
             link_key TEXT NOT NULL,
+            markdown_syntax INTEGER NOT NULL DEFAULT 0,
             line INTEGER NOT NULL,
             col INTEGER NOT NULL
         );

@@ -272,7 +272,7 @@ extension IndexStore {
     /// Runs one read-only statement (the index must have been opened with `init(readOnlyPath:)` or the
     /// statement must not write; anything else is refused).
     public func readOnlyQuery(_ sql: String, maxRows: Int = 100_000) throws -> SQLResult {
-        let statement = try connection.prepare(sql)
+        let statement = try connection.prepareSingle(sql)
         guard statement.isReadOnly else { throw StoreError.notReadOnly }
         let columns = (0..<statement.columnCount).map { statement.columnName($0) }
         var rows: [[JSONValue]] = []
@@ -280,7 +280,7 @@ extension IndexStore {
             rows.append((0..<statement.columnCount).map { index in
                 switch statement.value(index) {
                 case .null: return .null
-                case .integer(let value): return .number(Double(value))
+                case .integer(let value): return .integer(value)
                 case .real(let value): return .number(value)
                 case .text(let value): return .string(value)
                 }

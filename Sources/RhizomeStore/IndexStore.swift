@@ -25,6 +25,7 @@ public final class IndexStore {
             """)
         try migrate()
         try createSecondaryIndexes()
+        try restoreFullTextMerging()
     }
 
     /// Opens an existing index read-only (for `rhizome sql` and `--no-refresh` queries).
@@ -112,8 +113,42 @@ extension IndexStore {
         }
     }
 
+    /// A bulk load turns FTS5's incremental merging off; a run killed during it must not leave it off.
+    func restoreFullTextMerging() throws(StoreError) {
+        let statement = try connection.prepare("SELECT v FROM note_fts_config WHERE k = 'automerge'")
+        if try statement.step(), statement.int(0) == 0 {
+            statement.reset()
+            try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)")
+        }
+    }
+
+    /// An exclusive advisory lock on `<database>.lock`, held while the index is written, so that two
+    /// processes refreshing the same index take turns. Waits for the other writer.
+    func lockForWriting() throws(StoreError) -> WriteLock {
+        let path = databasePath + ".lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .lockUnavailable(path: path, reason: String(cString: strerror(errno))) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw .lockUnavailable(path: path, reason: reason)
+        }
+        return WriteLock(descriptor: descriptor)
+    }
+
     /// Makes the next run re-read every file (used by `rhizome index --rebuild`).
     public func requestFullReparse() throws(StoreError) {
         try setMeta("parser_version", "rebuild-requested")
+    }
+}
+
+/// A held write lock; `release()` (or process exit) frees it.
+struct WriteLock {
+    let descriptor: Int32
+
+    func release() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 }

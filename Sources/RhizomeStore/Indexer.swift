@@ -27,9 +27,16 @@ public final class Indexer {
         let started = clock.now
         var phases = PhaseTimer(enabled: options.tracePhases)
         defer { phases.finish() }
+        let lock = try store.lockForWriting()
+        defer { lock.release() }
         let scan = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan()
         let connection = store.connection
         let previous = try loadFileStates()
+        // A vault folder that suddenly lists nothing is far more often an unmounted drive or a sync
+        // client mid-way than a user who deleted every note: change nothing.
+        if scan.files.isEmpty && scan.uncertainPaths.isEmpty && previous.count >= options.emptyVaultGuardMinimumFiles {
+            throw VaultError.emptiedVault(path: vaultRoot, indexedFiles: previous.count, databasePath: store.databasePath)
+        }
         let forceReparse = try store.metaValue("parser_version") != IndexSchema.parserVersion
 
         // Diff the walk against the index.
@@ -148,7 +155,7 @@ public final class Indexer {
                         case .attachment:
                             try writer.touch(job: job, hash: nil)
                         case .unreadable(let finding):
-                            try writer.replaceFindings([finding], fileID: job.id)
+                            try writer.recordUnreadable(finding, fileID: job.id)
                             report.findings.append(finding)
                         }
                     }
@@ -370,7 +377,7 @@ public final class Indexer {
             while try files.step() { candidates.append((files.text(1), files.int(0))) }
             let resolver = LinkResolver(files: candidates)
             let links = try connection.prepare("""
-                SELECT l.source_id, l.ordinal, l.link_path, l.kind, l.target_id, f.path
+                SELECT l.source_id, l.ordinal, l.link_path, l.markdown_syntax, l.target_id, f.path
                 FROM link l JOIN file f ON f.id = l.source_id
                 WHERE l.link_key IN (SELECT link_key FROM pending_resolve)
                 """)
@@ -378,9 +385,7 @@ public final class Indexer {
             while try links.step() {
                 let sourceID = links.int(0)
                 guard !parsedIDs.contains(sourceID) else { continue }
-                let kind = LinkOccurrence.Kind(rawValue: links.text(3)) ?? .wikilink
-                let target = resolver.resolve(
-                    linkPath: links.text(2), relativeFirst: kind == .markdown || kind == .markdownEmbed, from: links.text(5))?.id
+                let target = resolver.resolve(linkPath: links.text(2), relativeFirst: links.int(3) != 0, from: links.text(5))?.id
                 if target != links.optionalInt(4) { updates.append((sourceID, links.int(1), target)) }
             }
             let update = try connection.prepare("UPDATE link SET target_id = ? WHERE source_id = ? AND ordinal = ?")
@@ -454,6 +459,8 @@ public struct IndexOptions: Sendable {
     public var batchSize = 512
     /// Parser threads.
     public var parallelism = ProcessInfo.processInfo.activeProcessorCount
+    /// If the vault lists no files while the index holds at least this many, the run refuses to empty it.
+    public var emptyVaultGuardMinimumFiles = 10
     /// A first index of at least this many files uses bulk-load mode (secondary indexes built at the end).
     public var bulkLoadMinimumFiles = 1_000
     /// Runs that parse at most this many files resolve links against just the candidate files.

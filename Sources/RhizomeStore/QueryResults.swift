@@ -139,6 +139,8 @@ public struct SQLResult: Sendable, Codable {
 public enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
+    /// A whole number, kept exact (64-bit values such as nanosecond times do not fit a Double).
+    case integer(Int64)
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -148,6 +150,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
@@ -159,6 +162,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
         case .number(let value):
             if value.rounded() == value, abs(value) < 9.0e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
         case .string(let value): try container.encode(value)
@@ -172,6 +176,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
+        case .integer(let value): return String(value)
         case .number(let value):
             return value.rounded() == value && abs(value) < 9.0e15 ? String(Int64(value)) : String(value)
         case .string(let value): return value

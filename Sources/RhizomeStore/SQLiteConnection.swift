@@ -50,6 +50,34 @@ final class SQLiteConnection {
         return SQLiteStatement(statement: statement, connection: self, sql: sql)
     }
 
+    /// Prepares exactly one statement: an empty query and trailing statements are refused.
+    func prepareSingle(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let status = sql.withCString { text in
+            let result = sqlite3_prepare_v2(handle, text, -1, &statement, &tail)
+            if result == SQLITE_OK, let tail, statement != nil {
+                // Anything but whitespace and comments after the first statement is a second statement.
+                var rest: OpaquePointer?
+                let restStatus = sqlite3_prepare_v2(handle, tail, -1, &rest, nil)
+                if rest != nil || restStatus != SQLITE_OK {
+                    sqlite3_finalize(rest)
+                    return Int32(-2)
+                }
+            }
+            return result
+        }
+        if status == -2 {
+            sqlite3_finalize(statement)
+            throw .multipleStatements
+        }
+        guard status == SQLITE_OK else {
+            throw .sqlite(code: status, message: String(cString: sqlite3_errmsg(handle)), statement: Self.summary(of: sql))
+        }
+        guard let statement else { throw .emptyQuery }
+        return SQLiteStatement(statement: statement, connection: self, sql: sql)
+    }
+
     /// Runs `body` in an immediate (write-locking) transaction; rolls back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")

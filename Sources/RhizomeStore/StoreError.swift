@@ -5,6 +5,9 @@ public enum StoreError: Error, Sendable, Equatable {
     case newerSchema(found: Int, supported: Int, path: String)
     case notIndexed(path: String)
     case notReadOnly
+    case multipleStatements
+    case emptyQuery
+    case lockUnavailable(path: String, reason: String)
 }
 
 extension StoreError: CustomStringConvertible {
@@ -16,6 +19,9 @@ extension StoreError: CustomStringConvertible {
         case .newerSchema: return "index-newer-schema"
         case .notIndexed: return "index-missing"
         case .notReadOnly: return "sql-not-read-only"
+        case .multipleStatements: return "sql-multiple-statements"
+        case .emptyQuery: return "sql-empty"
+        case .lockUnavailable: return "index-lock-unavailable"
         }
     }
 
@@ -31,6 +37,12 @@ extension StoreError: CustomStringConvertible {
             return "the vault has not been indexed yet (no index at \(path)). Run `rhizome index` first, or drop --no-refresh."
         case .notReadOnly:
             return "`rhizome sql` runs read-only queries only (SELECT, WITH …). Use the documented views listed in the README."
+        case .multipleStatements:
+            return "`rhizome sql` runs one statement at a time; remove everything after the first `;`."
+        case .emptyQuery:
+            return "the SQL query is empty. Example: rhizome sql \"SELECT path FROM notes LIMIT 5\""
+        case .lockUnavailable(let path, let reason):
+            return "cannot lock the index for writing (\(path): \(reason)). Check the folder's permissions, or choose another place with --db PATH."
         }
     }
 }

@@ -138,13 +138,33 @@ private func read(_ file: ScannedFile?) -> String? {
         let result = try scan(vault)
         #expect(result.files.count == 1)
         let file = result.files.first
-        #expect(file?.path == "f\u{FFFD}.md")
+        #expect(file?.path == "f%FF.md")  // invalid bytes as %XX: distinct names stay distinct
         #expect(file?.kind == .note)
         #expect(file?.diskPath.bytes == Array(vault.path.utf8) + [UInt8(ascii: "/")] + nameBytes)
         #expect(read(file) == "latin-1 name")
         let finding = result.findings.first { $0.code == .invalidUTF8 }
-        #expect(finding?.path == "f\u{FFFD}.md")
+        #expect(finding?.path == "f%FF.md")
     }
+
+    @Test func `two names that differ only in invalid bytes stay two files`() throws {
+        let vault = try TemporaryVault()
+        try createFile(in: vault.path, nameBytes: [0x61, 0xFF, 0x2E, 0x6D, 0x64], contents: Array("one".utf8))
+        try createFile(in: vault.path, nameBytes: [0x61, 0xFE, 0x2E, 0x6D, 0x64], contents: Array("two".utf8))
+        let result = try scan(vault)
+        #expect(result.files.map(\.path) == ["a%FE.md", "a%FF.md"])
+    }
+
+    #if os(Linux)
+    @Test func `NFC and NFD twins of one name are one vault path and a finding, not a failure`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Caf\u{E9}.md", "composed")
+        try createFile(in: vault.path, nameBytes: Array("Cafe\u{301}.md".utf8), contents: Array("decomposed".utf8))
+        let result = try scan(vault)
+        #expect(result.files.count == 1)
+        #expect(result.findings.contains { $0.code == .duplicatePath && $0.path == "Café.md" })
+        #expect(result.isUncertain("Café.md"))
+    }
+    #endif
 
     @Test func `a symlinked file outside the vault is listed with its real path`() throws {
         let vault = try TemporaryVault()

@@ -239,3 +239,89 @@ import RhizomeTestSupport
         #expect(try vault.index().modified == 0)
     }
 }
+
+/// Regressions found in review: each reproduces the input that broke an earlier version.
+@Suite struct IndexRobustnessTests {
+    @Test func aFarFutureModificationTimeDoesNotStopTheScan() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Future.md", "[[Past]]\n")
+        try vault.write("Past.md", "p\n")
+        try vault.setModificationDate("Future.md", Date(timeIntervalSince1970: 10_413_792_000))  // year 2300
+        try vault.setModificationDate("Past.md", Date(timeIntervalSince1970: -9_500_000_000))     // year 1669
+        let report = try vault.index()
+        #expect(report.notes == 2 && report.unresolvedLinks == 0)
+        #expect(try vault.index().unchanged == 2)
+    }
+
+    @Test func aVaultThatSuddenlyListsNothingIsNotEmptiedFromTheIndex() throws {
+        let vault = try TemporaryVault()
+        for index in 0..<12 { try vault.write("N\(index).md", "[[N\((index + 1) % 12)]]\n") }
+        try vault.index()
+        let before = try vault.store().canonicalDump()
+        for index in 0..<12 { try vault.remove("N\(index).md") }
+        #expect(throws: VaultError.self) { try vault.index() }
+        #expect(try vault.store().canonicalDump() == before)
+        // Below the guard's minimum, emptying is allowed (a small vault really emptied).
+        var options = IndexOptions()
+        options.emptyVaultGuardMinimumFiles = 100
+        #expect(try vault.index(options: options).notes == 0)
+    }
+
+    @Test func markdownLinksInPropertiesResolveRelativeToTheNoteFirst() throws {
+        let vault = try TemporaryVault()
+        try vault.write("A/n.md", "---\nrelated: \"[x](Sub/Note.md)\"\n---\n")
+        try vault.write("A/Sub/Note.md", "near\n")
+        try vault.write("Sub/Note.md", "root\n")
+        try vault.index()
+        let store = try vault.store()
+        let links = try store.outgoingLinks(of: try #require(try store.resolveNote("A/n")).id)
+        #expect(links.map(\.target) == ["A/Sub/Note.md"])
+        #expect(links.map(\.kind) == ["property"])
+    }
+
+    @Test func crashedBulkLoadDoesNotLeaveFullTextMergingOff() throws {
+        let vault = try TemporaryVault()
+        try vault.write("A.md", "a\n")
+        try vault.index()
+        try vault.store().readOnlyQuery("SELECT 1")  // open once
+        let writer = try SQLiteWriterForTests(path: vault.databasePath)
+        try writer.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)")
+        let store = try vault.store()
+        #expect(try store.readOnlyQuery("SELECT v FROM note_fts_config WHERE k = 'automerge'").rows == [[.integer(4)]])
+    }
+
+    @Test func pathologicalFrontmatterIsAFindingAndTheBodyIsStillIndexed() throws {
+        let vault = try TemporaryVault()
+        var bomb = "---\na: &a [\"[[x]]\", \"[[x]]\", \"[[x]]\", \"[[x]]\", \"[[x]]\", \"[[x]]\", \"[[x]]\", \"[[x]]\", \"[[x]]\", \"[[x]]\"]\n"
+        for (previous, name) in zip("abcdefgh", "bcdefghi") {
+            bomb += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        try vault.write("Bomb.md", bomb + "---\nBody links to [[Target]].\n")
+        try vault.write("Deep.md", "---\nk: " + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "\n---\n[[Target]]\n")
+        try vault.write("Target.md", "t\n")
+        try vault.index()
+        let store = try vault.store()
+        for name in ["Bomb", "Deep"] {
+            let detail = try store.note(try #require(try store.resolveNote(name)))
+            #expect(detail.links.map(\.target) == ["Target.md"], "\(name)")
+            #expect(detail.findings.contains { $0.code == .invalidYAML }, "\(name)")
+        }
+    }
+
+    @Test func pathologicalLinesParseWithoutCrashing() throws {
+        let vault = try TemporaryVault()
+        let nested = String(repeating: "[a", count: 5_000) + String(repeating: "](x)", count: 5_000)
+        let brackets = String(repeating: "[", count: 100_000)
+        try vault.write("Nested.md", nested + "\n")
+        try vault.write("Brackets.md", brackets + " [[Target]]\n")
+        try vault.write("Target.md", "t\n")
+        // A `[[` without `]]` inside link text must not hide a later wikilink on the line.
+        try vault.write("Memo.md", "[x [[y](Target.md) then [[Target]]\n")
+        try vault.index()
+        let store = try vault.store()
+        let memo = try store.outgoingLinks(of: try #require(try store.resolveNote("Memo")).id)
+        #expect(memo.map(\.kind) == ["markdown", "wikilink"])
+        #expect(memo.map(\.target) == ["Target.md", "Target.md"])
+        #expect(try store.note(try #require(try store.resolveNote("Nested"))).links.count >= 1)
+    }
+}

@@ -174,8 +174,15 @@ import RhizomeTestSupport
         let readOnly = try IndexStore(readOnlyPath: vault.databasePath)
         let result = try readOnly.readOnlyQuery("SELECT count(*) AS n FROM notes")
         #expect(result.columns == ["n"])
-        #expect(result.rows == [[.number(60)]])
+        #expect(result.rows == [[.integer(60)]])
         #expect(throws: StoreError.self) { try readOnly.readOnlyQuery("DELETE FROM file") }
         #expect(throws: StoreError.notReadOnly) { try store.readOnlyQuery("DELETE FROM file") }
+        #expect(throws: StoreError.multipleStatements) { try readOnly.readOnlyQuery("SELECT 1; DELETE FROM file") }
+        #expect(throws: StoreError.multipleStatements) { try readOnly.readOnlyQuery("SELECT 1; SELECT 2") }
+        #expect(try readOnly.readOnlyQuery("SELECT 1; -- a comment").rows == [[.integer(1)]])
+        #expect(throws: StoreError.emptyQuery) { try readOnly.readOnlyQuery("  -- nothing ") }
+        // 64-bit values stay exact.
+        let times = try readOnly.readOnlyQuery("SELECT mtime_ns FROM file WHERE mtime_ns > 9007199254740993 LIMIT 1")
+        if case .integer(let value)? = times.rows.first?.first { #expect(value > 9_007_199_254_740_993) } else { Issue.record("no exact integer") }
     }
 }

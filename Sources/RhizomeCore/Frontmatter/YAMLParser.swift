@@ -36,18 +36,31 @@ public struct YAMLSyntaxError: Error, Sendable, Hashable {
     public var column: Int
 }
 
-/// Builds the node tree from a stream of events.
+/// Builds the node tree from a stream of events, refusing documents that are too deep or that expand
+/// (through aliases) into too many values: frontmatter is small, and a crafted note must not exhaust memory.
 private struct Builder {
-    enum Frame {
-        case list(start: yaml_mark_t, items: [FrontmatterNode])
-        case map(start: yaml_mark_t, entries: [FrontmatterEntry], pendingKey: (String, yaml_mark_t)?)
+    static let maximumDepth = 64
+    static let maximumValues = 100_000
+
+    struct Frame {
+        var isMap: Bool
+        var start: yaml_mark_t
+        var anchor: String?
+        var items: [FrontmatterNode] = []
+        var entries: [FrontmatterEntry] = []
+        var entryIndexByKey: [String: Int] = [:]
+        var pendingKey: (String, yaml_mark_t)? = nil
+        /// Values in this subtree, aliases expanded.
+        var size = 1
     }
 
     let lineOffset: Int
-    var stack: [(frame: Frame, anchor: String?)] = []
-    var anchors: [String: FrontmatterNode] = [:]
+    var stack: [Frame] = []
+    var anchors: [String: (node: FrontmatterNode, size: Int)] = [:]
     var root: FrontmatterNode?
     var documentEnded = false
+    var error: YAMLSyntaxError?
+    var totalValues = 0
     /// Keys that occurred twice in one mapping (the later value wins, as in most YAML loaders).
     var duplicateKeys: [(String, Int, Int)] = []
 
@@ -64,32 +77,29 @@ private struct Builder {
             let node = FrontmatterNode(
                 value: value, line: line(event.start_mark), column: column(event.start_mark),
                 isQuoted: scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE || scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
-            if let anchor = scalar.anchor.map({ String(cString: $0) }) { anchors[anchor] = node }
-            add(node, mark: event.start_mark)
-        case YAML_SEQUENCE_START_EVENT:
-            stack.append((.list(start: event.start_mark, items: []), event.data.sequence_start.anchor.map { String(cString: $0) }))
-        case YAML_MAPPING_START_EVENT:
-            stack.append((.map(start: event.start_mark, entries: [], pendingKey: nil), event.data.mapping_start.anchor.map { String(cString: $0) }))
-        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            guard let (frame, anchor) = stack.popLast() else { return }
-            let node: FrontmatterNode
-            let start: yaml_mark_t
-            switch frame {
-            case .list(let mark, let items):
-                node = FrontmatterNode(value: .list(items), line: line(mark), column: column(mark))
-                start = mark
-            case .map(let mark, let entries, _):
-                node = FrontmatterNode(value: .map(entries), line: line(mark), column: column(mark))
-                start = mark
+            if let anchor = scalar.anchor.map({ String(cString: $0) }) { anchors[anchor] = (node, 1) }
+            add(node, size: 1, mark: event.start_mark)
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            guard stack.count < Self.maximumDepth else {
+                fail("the frontmatter nests deeper than \(Self.maximumDepth) levels", at: event.start_mark)
+                return
             }
-            if let anchor { anchors[anchor] = node }
-            add(node, mark: start)
+            let isMap = event.type == YAML_MAPPING_START_EVENT
+            let anchor = isMap ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+            stack.append(Frame(isMap: isMap, start: event.start_mark, anchor: anchor.map { String(cString: $0) }))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            guard let frame = stack.popLast() else { return }
+            let value: FrontmatterValue = frame.isMap ? .map(frame.entries) : .list(frame.items)
+            let node = FrontmatterNode(value: value, line: line(frame.start), column: column(frame.start))
+            if let anchor = frame.anchor { anchors[anchor] = (node, frame.size) }
+            add(node, size: frame.size, mark: frame.start)
         case YAML_ALIAS_EVENT:
             let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
-            var node = anchors[name] ?? FrontmatterNode(value: .null, line: 0, column: 0)
+            let anchored = anchors[name] ?? (FrontmatterNode(value: .null, line: 0, column: 0), 1)
+            var node = anchored.node
             node.line = line(event.start_mark)
             node.column = column(event.start_mark)
-            add(node, mark: event.start_mark)
+            add(node, size: anchored.size, mark: event.start_mark)
         case YAML_DOCUMENT_END_EVENT:
             documentEnded = true
         default:
@@ -97,30 +107,36 @@ private struct Builder {
         }
     }
 
-    private mutating func add(_ node: FrontmatterNode, mark: yaml_mark_t) {
+    private mutating func fail(_ message: String, at mark: yaml_mark_t) {
+        if error == nil { error = YAMLSyntaxError(message: message, line: line(mark), column: column(mark)) }
+    }
+
+    private mutating func add(_ node: FrontmatterNode, size: Int, mark: yaml_mark_t) {
+        totalValues += size
+        guard totalValues <= Self.maximumValues else {
+            fail("the frontmatter expands to more than \(Self.maximumValues) values (through YAML aliases)", at: mark)
+            return
+        }
         guard var top = stack.popLast() else {
             root = node
             return
         }
-        switch top.frame {
-        case .list(let start, var items):
-            items.append(node)
-            top.frame = .list(start: start, items: items)
-        case .map(let start, var entries, let pendingKey):
-            if let (key, keyMark) = pendingKey {
-                let entry = FrontmatterEntry(key: key, keyLine: line(keyMark), keyColumn: column(keyMark), value: node)
-                if let existing = entries.firstIndex(where: { $0.key == key }) {
-                    duplicateKeys.append((key, entry.keyLine, entry.keyColumn))
-                    entries[existing] = entry
-                } else {
-                    entries.append(entry)
-                }
-                top.frame = .map(start: start, entries: entries, pendingKey: nil)
+        top.size += size
+        if !top.isMap {
+            top.items.append(node)
+        } else if let (key, keyMark) = top.pendingKey {
+            let entry = FrontmatterEntry(key: key, keyLine: line(keyMark), keyColumn: column(keyMark), value: node)
+            if let existing = top.entryIndexByKey[key] {
+                duplicateKeys.append((key, entry.keyLine, entry.keyColumn))
+                top.entries[existing] = entry
             } else {
-                // A key: scalars keep their text; complex keys are rendered as their scalar text or empty.
-                let key = node.value.scalarText ?? ""
-                top.frame = .map(start: start, entries: entries, pendingKey: (key, mark))
+                top.entryIndexByKey[key] = top.entries.count
+                top.entries.append(entry)
             }
+            top.pendingKey = nil
+        } else {
+            // A key: scalars keep their text; complex keys are rendered as their scalar text or empty.
+            top.pendingKey = (node.value.scalarText ?? "", mark)
         }
         stack.append(top)
     }
@@ -231,6 +247,7 @@ extension YAMLParser {
             let type = event.type
             builder.consume(event)
             yaml_event_delete(&event)
+            if let error = builder.error { return (.failure(error), []) }
             if type == YAML_STREAM_END_EVENT || builder.documentEnded { break }
         }
         return (.success(builder.root), builder.duplicateKeys.map { (key: $0.0, line: $0.1, column: $0.2) })

@@ -89,8 +89,9 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
 
     private func resolve(normalizedPath: String, relativeFirst: Bool, source: Source) -> File? {
         if normalizedPath.isEmpty { return exactPath(UnicodeNormalization.matchKey(source.path), preferring: source.path) }
-        // A path ending in `/` names a folder, never a file.
-        guard !normalizedPath.hasSuffix("/") else { return nil }
+        // A path ending in `/`, `.` or `..` names a folder, never a file.
+        guard !normalizedPath.hasSuffix("/"), !normalizedPath.hasSuffix("/.."), !normalizedPath.hasSuffix("/."),
+              normalizedPath != ".", normalizedPath != ".." else { return nil }
         var path = normalizedPath
         while path.hasPrefix("/") { path.removeFirst() }
         let isRelative = path.hasPrefix("./") || path.hasPrefix("../")
@@ -120,8 +121,12 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
 
     // MARK: Helpers
 
+    /// Strips every trailing `.md` (`report.md.md` → `report`), so that a link and every file it could
+    /// resolve to share one key, whichever of the `.md` spellings is written.
     private static func stripMarkdownExtension(_ key: String) -> String {
-        key.hasSuffix(".md") ? String(key.dropLast(3)) : key
+        var key = Substring(key)
+        while key.hasSuffix(".md") { key = key.dropLast(3) }
+        return String(key)
     }
 
     private func exactPathOrNote(_ path: String) -> File? {

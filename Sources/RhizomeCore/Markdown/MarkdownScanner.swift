@@ -52,7 +52,25 @@ private struct Scanner {
     /// Added to every column (for fragments that do not start at column 1).
     var columnOffset = 0
     /// Start of the current line, for column computation.
-    var lineStart = 0
+    var lineStart = 0 {
+        didSet {
+            columnCache = (lineStart, 0)
+            noWikilinkClose = (.max, -1)
+            noWikilinkStartBefore = (0, -1)
+        }
+    }
+    /// The last column computed on this line (columns are asked for left to right: counting resumes there).
+    var columnCache = (index: 0, scalars: 0)
+    /// No `]]` lies between `from` and `end` (a range end on the current line): a later `[[` scanned up to
+    /// the same end need not search again.
+    var noWikilinkClose = (from: Int.max, end: -1)
+    /// A `[[` before `position` cannot start a wikilink (a later `[[` comes before the next `]]`), for
+    /// ranges ending at `end`.
+    var noWikilinkStartBefore = (position: 0, end: -1)
+    /// Nesting of link text being scanned (an image inside a link); deeper text is not scanned.
+    var linkTextDepth = 0
+    /// Markdown link text longer than this is not looked for (keeps pathological lines linear).
+    static let maximumLinkTextBytes = 4_096
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -314,7 +332,20 @@ private struct Scanner {
     /// `[[…]]` starting at `open`; returns the index after `]]`, or nil if this is not a link.
     mutating func wikilink(_ open: Int, _ end: Int, line: Int, embedStart: Int?) -> Int? {
         let innerStart = open + 2
-        guard let close = find("]]", from: innerStart, to: end) else { return nil }
+        if noWikilinkStartBefore.end == end && open < noWikilinkStartBefore.position { return nil }
+        let knownAbsent = noWikilinkClose.end == end && innerStart >= noWikilinkClose.from
+        guard !knownAbsent, let close = find("]]", from: innerStart, to: end) else {
+            if !knownAbsent { noWikilinkClose = (innerStart, end) }
+            return nil
+        }
+        // A wikilink does not contain `[[`: in `[[a [[b]]` the link is `[[b]]`, and text between may hold
+        // a markdown link. Remember the last inner `[[` so a run of brackets is not searched again.
+        var inner = close - 1
+        while inner > innerStart, !(bytes[inner - 1] == openBracket && bytes[inner] == openBracket) { inner -= 1 }
+        if inner > innerStart {
+            noWikilinkStartBefore = (inner - 1, end)
+            return nil
+        }
         guard close > innerStart else { return close + 2 }  // `[[]]` is not a link
         var pathEnd = close
         var displayRange: (Int, Int)? = nil
@@ -349,7 +380,8 @@ private struct Scanner {
         var depth = 0
         var index = open
         var textClose: Int? = nil
-        while index < end {
+        let searchEnd = min(end, open + Self.maximumLinkTextBytes)
+        while index < searchEnd {
             let byte = bytes[index]
             if byte == backslash { index += 2; continue }
             if byte == openBracket { depth += 1 }
@@ -393,8 +425,13 @@ private struct Scanner {
             after = skipSpaces(close + 1, end)
         }
         guard after < end, bytes[after] == closeParen else { return nil }
-        // Links inside the link text (an image inside a link) still count; the destination is not text.
-        scanInline(open + 1, textEnd, line: line)
+        // Links inside the link text (an image inside a link) still count, one level deep; the
+        // destination is not text.
+        if linkTextDepth == 0 {
+            linkTextDepth += 1
+            scanInline(open + 1, textEnd, line: line)
+            linkTextDepth -= 1
+        }
         let destination = text(destinationStart, destinationEnd)
         if let link = Self.internalLink(destination: destination, display: text(open + 1, textEnd),
                                         isEmbed: embedStart != nil, line: line, column: column(of: embedStart ?? open)) {
@@ -517,14 +554,14 @@ private struct Scanner {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
-    /// 1-based column in Unicode scalars.
-    func column(of index: Int) -> Int {
-        var scalars = 0
-        var position = lineStart
+    /// 1-based column in Unicode scalars (counting resumes from the previous call on the same line).
+    mutating func column(of index: Int) -> Int {
+        var (position, scalars) = index >= columnCache.index && columnCache.index >= lineStart ? columnCache : (lineStart, 0)
         while position < index {
             if bytes[position] & 0xC0 != 0x80 { scalars += 1 }
             position += 1
         }
+        columnCache = (index, scalars)
         return scalars + 1 + columnOffset
     }
 

@@ -29,8 +29,14 @@ public struct LinkOccurrence: Sendable, Hashable, Codable {
     /// 1-based line and column (in Unicode scalars) where the link starts.
     public var line: Int
     public var column: Int
+    /// Written as a markdown link `[…](…)` (also for property links): such links resolve relative to the
+    /// source note's folder first.
+    public var isMarkdownSyntax: Bool
 
-    public init(kind: Kind, propertyKey: String? = nil, path: String, subpath: String? = nil, display: String? = nil, line: Int, column: Int) {
+    public init(
+        kind: Kind, propertyKey: String? = nil, path: String, subpath: String? = nil, display: String? = nil,
+        line: Int, column: Int, isMarkdownSyntax: Bool? = nil
+    ) {
         self.kind = kind
         self.propertyKey = propertyKey
         self.path = path
@@ -38,12 +44,11 @@ public struct LinkOccurrence: Sendable, Hashable, Codable {
         self.display = display
         self.line = line
         self.column = column
+        self.isMarkdownSyntax = isMarkdownSyntax ?? (kind == .markdown || kind == .markdownEmbed)
     }
 
     /// Embeds (either syntax) render the target inside the note; they still count as links.
     public var isEmbed: Bool { kind == .embed || kind == .markdownEmbed }
-    /// Markdown links resolve relative to the source note's folder first.
-    public var isMarkdownSyntax: Bool { kind == .markdown || kind == .markdownEmbed }
 }
 
 /// A `#tag` in the body or a `tags:` value in frontmatter. `name` has no leading `#` and keeps its case.

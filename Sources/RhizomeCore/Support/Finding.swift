@@ -58,6 +58,7 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case unreadableDirectory = "unreadable-directory"
     case brokenSymlink = "broken-symlink"
     case symlinkLoop = "symlink-loop"
+    case duplicatePath = "duplicate-path"
     case invalidCanvas = "invalid-canvas"
     case invalidTagValue = "invalid-tag-value"
 }

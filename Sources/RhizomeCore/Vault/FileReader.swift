@@ -14,11 +14,13 @@ public enum FileReader {
     }
 
     public static func read(_ path: DiskPath, maxBytes: Int64) -> Result<[UInt8], Failure> {
-        let descriptor = path.bytes.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+        // O_NONBLOCK: a FIFO swapped in since the walk must not block the open.
+        let descriptor = path.bytes.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { return .failure(.unreadable(reason: errnoDescription(), isGone: errno == ENOENT)) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(.unreadable(reason: errnoDescription(), isGone: false)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.unreadable(reason: "not a regular file any more", isGone: false)) }
         let size = Int64(status.st_size)
         guard size <= maxBytes else { return .failure(.tooLarge(size: size)) }
         var buffer = [UInt8](repeating: 0, count: Int(size))

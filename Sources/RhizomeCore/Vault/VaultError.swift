@@ -3,6 +3,7 @@ public enum VaultError: Error, Sendable, Equatable {
     case notFound(searched: [String])
     case unreadableRoot(path: String, reason: String)
     case notADirectory(path: String)
+    case emptiedVault(path: String, indexedFiles: Int, databasePath: String)
 }
 
 extension VaultError: CustomStringConvertible {
@@ -12,6 +13,7 @@ extension VaultError: CustomStringConvertible {
         case .notFound: return "vault-not-found"
         case .unreadableRoot: return "vault-unreadable"
         case .notADirectory: return "vault-not-a-directory"
+        case .emptiedVault: return "vault-emptied"
         }
     }
 
@@ -30,6 +32,8 @@ extension VaultError: CustomStringConvertible {
             return "cannot read the vault folder \(path): \(reason). Nothing was changed. Check that the path exists and that you may read it."
         case .notADirectory(let path):
             return "the vault path \(path) is not a folder. Point --vault at the folder that contains your notes."
+        case .emptiedVault(let path, let indexedFiles, let databasePath):
+            return "the vault folder \(path) lists no files, but the index holds \(indexedFiles). Nothing was changed: if the vault is on a drive or in a sync folder, check that it is mounted and synced. If you really emptied the vault, delete the index (\(databasePath))."
         }
     }
 }

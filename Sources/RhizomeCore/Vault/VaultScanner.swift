@@ -35,6 +35,7 @@ public struct VaultScanner: Sendable {
         // one reported as a duplicate.
         var pending: [PendingDirectory] = [PendingDirectory(diskPath: Array(root.utf8), relativePath: "", realPath: nil, identity: DirectoryIdentity(rootStatus))]
         var pendingThroughSymlinks: [PendingDirectory] = []
+        var seenPaths = Set<String>()
         var isRoot = true
         while let directory = pending.popLast() ?? pendingThroughSymlinks.popLast() {
             // A folder is claimed when it is walked (not when it is found), real folders first.
@@ -58,10 +59,24 @@ public struct VaultScanner: Sendable {
             isRoot = false
             defer { closedir(handle) }
             let descriptor = dirfd(handle)
-            while let entry = readdir(handle) {
+            while true {
+                errno = 0
+                guard let entry = readdir(handle) else {
+                    // NULL is the end of the folder, or an error (EIO, ESTALE on network and FUSE mounts):
+                    // then what was not listed is not known to be gone.
+                    if errno != 0 {
+                        let reason = errnoDescription()
+                        result.uncertainPaths.append(directory.relativePath)
+                        result.findings.append(Finding(
+                            code: .unreadableDirectory, severity: .error,
+                            message: "reading this folder failed part way (\(reason)); what was indexed under it is kept as it was",
+                            path: directory.relativePath, fix: "check the disk or network mount, then run `rhizome index` again"))
+                    }
+                    break
+                }
                 let (nameBytes, type) = Self.nameAndType(entry)
                 guard let first = nameBytes.first, first != UInt8(ascii: ".") else { continue }
-                let decodedName = String(decoding: nameBytes, as: UTF8.self)
+                let decodedName = Self.decodeName(nameBytes)
                 let name = UnicodeNormalization.nfc(decodedName)
                 let relativePath = directory.relativePath.isEmpty ? name : directory.relativePath + "/" + name
                 if excludedPaths.contains(relativePath) { continue }
@@ -71,7 +86,7 @@ public struct VaultScanner: Sendable {
                 if String(validating: nameBytes, as: UTF8.self) == nil {
                     result.findings.append(Finding(
                         code: .invalidUTF8, severity: .warning,
-                        message: "the file name is not valid UTF-8; it is indexed as `\(relativePath)`",
+                        message: "the file name is not valid UTF-8; it is indexed as `\(relativePath)` (invalid bytes written as %XX)",
                         path: relativePath, fix: "rename the file with a UTF-8 name"))
                 }
                 var status = stat()
@@ -100,6 +115,15 @@ public struct VaultScanner: Sendable {
                     let next = PendingDirectory(diskPath: diskPath, relativePath: relativePath, realPath: realPath, identity: DirectoryIdentity(status))
                     if realPath == nil { pending.append(next) } else { pendingThroughSymlinks.append(next) }
                 case S_IFREG:
+                    // Two names on disk can map to one vault path (`Café.md` in NFC and in NFD side by side).
+                    guard seenPaths.insert(relativePath).inserted else {
+                        result.uncertainPaths.append(relativePath)
+                        result.findings.append(Finding(
+                            code: .duplicatePath, severity: .error,
+                            message: "two files in this folder have names that differ only in Unicode normalization (NFC/NFD) or invalid bytes; only one is indexed",
+                            path: relativePath, fix: "rename one of them"))
+                        continue
+                    }
                     result.files.append(ScannedFile(
                         path: relativePath, diskPath: DiskPath(bytes: diskPath), size: Int64(status.st_size),
                         modificationTime: Self.modificationTime(status), realPath: realPath))
@@ -140,12 +164,37 @@ public struct VaultScanner: Sendable {
         return (name, type)
     }
 
+    /// Nanoseconds since 1970, clamped: dates before 1678 or after 2262 do not fit in Int64 nanoseconds.
     private static func modificationTime(_ status: stat) -> Int64 {
         #if canImport(Darwin)
-        return Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
+        let (seconds, nanoseconds) = (Int64(status.st_mtimespec.tv_sec), Int64(status.st_mtimespec.tv_nsec))
         #else
-        return Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        let (seconds, nanoseconds) = (Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec))
         #endif
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? Int64.min : Int64.max }
+        let (total, overflowAdding) = scaled.addingReportingOverflow(nanoseconds)
+        return overflowAdding ? Int64.max : total
+    }
+
+    /// A file name as text: UTF-8 as it is; invalid bytes written as `%XX`, so distinct names stay distinct.
+    static func decodeName(_ bytes: [UInt8]) -> String {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        var text = ""
+        var index = 0
+        while index < bytes.count {
+            let remaining = Array(bytes[index...])
+            if let invalid = UTF8Validation.firstInvalidOffset(remaining) {
+                text += String(decoding: remaining[..<invalid], as: UTF8.self)
+                let hex = String(remaining[invalid], radix: 16, uppercase: true)
+                text += "%" + (hex.count == 1 ? "0" + hex : hex)
+                index += invalid + 1
+            } else {
+                text += String(decoding: remaining, as: UTF8.self)
+                break
+            }
+        }
+        return text
     }
 
     private static func realPath(of diskPath: [UInt8]) -> String? {
