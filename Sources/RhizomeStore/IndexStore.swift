@@ -69,7 +69,10 @@ public final class IndexStore {
         guard found < IndexSchema.version else { return }
         do {
             try connection.transaction {
-                for step in found..<IndexSchema.version {
+                // Read again under the write lock: another process may have migrated meanwhile.
+                let current = try Self.userVersion(connection)
+                guard current < IndexSchema.version else { return }
+                for step in current..<IndexSchema.version {
                     try connection.execute(IndexSchema.migrations[step])
                 }
                 try connection.execute("PRAGMA user_version = \(IndexSchema.version)")

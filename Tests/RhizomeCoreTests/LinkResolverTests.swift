@@ -117,6 +117,18 @@ private func target(of linkPath: String, markdown: Bool = false, from source: St
         #expect(target(of: "./Note/", from: "Source.md", in: ["Note.md"]) == nil)
     }
 
+    @Test func `a path ending in a dot segment names a folder and is unresolved`() {
+        #expect(target(of: "Note/.", in: ["Note.md"]) == nil)
+        #expect(target(of: "..", markdown: true, from: "A/B/c.md", in: ["A.md", "A/B.md"]) == nil)
+        #expect(target(of: "A/B/..", in: ["A.md"]) == nil)
+    }
+
+    @Test func `a link written with md resolves to a file named with md twice and shares its key`() {
+        #expect(target(of: "Report.md", in: ["Report.md.md"]) == "Report.md.md")
+        #expect(target(of: "Report.md", in: ["Report.md", "Report.md.md"]) == "Report.md")
+        #expect(LinkResolver<Int>.resolveKey(ofLinkPath: "Report.md") == LinkResolver<Int>.resolveKey(ofFilePath: "Folder/Report.md.md"))
+    }
+
     @Test func `the resolved file carries its id`() {
         let resolver = LinkResolver<Int>(files: [(path: "A.md", id: 10), (path: "B.md", id: 20)])
         #expect(resolver.resolve(linkPath: "B", from: "A.md")?.id == 20)

@@ -19,7 +19,8 @@ import RhizomeTestSupport
         }
     }
 
-    static let names = ["Alpha", "beta", "Gamma", "alpha", "Delta note", "Café", "Zeta", "Eta"]
+    /// Includes a name ending in `.md` (file `Report.md.md`, linked as `[[Report.md]]`) and case twins.
+    static let names = ["Alpha", "beta", "Gamma", "alpha", "Delta note", "Café", "Zeta", "Eta", "Report.md"]
     static let folders = ["", "A", "A/B", "C", "a"]
 
     static func randomNote(_ random: inout SeededGenerator) -> String {
