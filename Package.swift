@@ -46,7 +46,10 @@ let package = Package(
         .target(name: "RhizomeTestSupport", dependencies: ["RhizomeCore", "RhizomeStore"], path: "Tests/RhizomeTestSupport"),
         .testTarget(name: "RhizomeCoreTests", dependencies: ["RhizomeCore", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeStoreTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeTestSupport"]),
-        .testTarget(name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "RhizomeTestSupport", "rhizome"]),
+        .testTarget(
+            name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "RhizomeTestSupport", "rhizome"],
+            exclude: ["Snapshots"]  // read through #filePath, not as a bundle resource
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

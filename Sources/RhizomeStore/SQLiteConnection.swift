@@ -149,12 +149,11 @@ final class SQLiteStatement {
     /// Binds text with its byte length (SQLite copies it; no strlen, no bridging allocation).
     func bindText(_ text: String, at index: Int32) {
         var text = text
-        text.withUTF8 { buffer in
+        _ = text.withUTF8 { buffer in
             if let base = buffer.baseAddress, buffer.count > 0 {
-                sqlite3_bind_text(statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(buffer.count), transientDestructor)
-            } else {
-                sqlite3_bind_text(statement, index, "", 0, transientDestructor)
+                return sqlite3_bind_text(statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(buffer.count), transientDestructor)
             }
+            return sqlite3_bind_text(statement, index, "", 0, transientDestructor)
         }
     }
 

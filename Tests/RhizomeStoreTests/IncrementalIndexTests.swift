@@ -283,7 +283,7 @@ import RhizomeTestSupport
         let vault = try TemporaryVault()
         try vault.write("A.md", "a\n")
         try vault.index()
-        try vault.store().readOnlyQuery("SELECT 1")  // open once
+        _ = try vault.store().readOnlyQuery("SELECT 1")  // open once
         let writer = try SQLiteWriterForTests(path: vault.databasePath)
         try writer.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)")
         let store = try vault.store()

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Everything a command needs from the outside world, injectable so tests run the CLI in-process.
 public struct CommandContext: Sendable {
@@ -48,7 +53,7 @@ public final class OutputSink: @unchecked Sendable {
         if let descriptor {
             var bytes = Array(text.utf8)[...]
             while !bytes.isEmpty {
-                let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
                 if written < 0 { if errno == EINTR { continue } else { return } }
                 bytes = bytes.dropFirst(written)
             }
@@ -63,4 +68,9 @@ public final class OutputSink: @unchecked Sendable {
         defer { lock.unlock() }
         return buffer
     }
+}
+
+/// `write(2)`, named apart from `OutputSink.write(_:)`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
 }

@@ -597,7 +597,7 @@ extension String {
                 output.append(byte)
             }
         }
-        return String(validating: output, as: UTF8.self) ?? self
+        return UTF8Validation.string(validating: output) ?? self
     }
 
     public var trimmingSpaces: String {

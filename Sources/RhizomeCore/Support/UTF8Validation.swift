@@ -37,6 +37,11 @@ public enum UTF8Validation {
         }
     }
 
+    /// The bytes as a String when they are valid UTF-8, else nil (`String(validating:as:)` needs macOS 15).
+    public static func string(validating bytes: [UInt8]) -> String? {
+        firstInvalidOffset(bytes) == nil ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
     /// Whether the bytes contain NUL, the usual sign of a binary file.
     public static func containsNUL(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in

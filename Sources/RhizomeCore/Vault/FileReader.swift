@@ -27,7 +27,7 @@ public enum FileReader {
         var total = 0
         while total < buffer.count {
             let count = buffer.withUnsafeMutableBytes { raw in
-                Glibc_read(descriptor, raw.baseAddress! + total, raw.count - total)
+                systemRead(descriptor, raw.baseAddress! + total, raw.count - total)
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -40,7 +40,7 @@ public enum FileReader {
         // The file may have grown since fstat; read the rest (bounded by the limit).
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while Int64(buffer.count) <= maxBytes {
-            let count = chunk.withUnsafeMutableBytes { Glibc_read(descriptor, $0.baseAddress!, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             buffer.append(contentsOf: chunk[0..<count])
@@ -50,6 +50,6 @@ public enum FileReader {
     }
 }
 
-private func Glibc_read(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+private func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, pointer, count)
 }

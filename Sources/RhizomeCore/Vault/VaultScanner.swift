@@ -83,15 +83,15 @@ public struct VaultScanner: Sendable {
                 var diskPath = directory.diskPath
                 diskPath.append(UInt8(ascii: "/"))
                 diskPath.append(contentsOf: nameBytes)
-                if String(validating: nameBytes, as: UTF8.self) == nil {
+                if UTF8Validation.firstInvalidOffset(nameBytes) != nil {
                     result.findings.append(Finding(
                         code: .invalidUTF8, severity: .warning,
                         message: "the file name is not valid UTF-8; it is indexed as `\(relativePath)` (invalid bytes written as %XX)",
                         path: relativePath, fix: "rename the file with a UTF-8 name"))
                 }
                 var status = stat()
-                var isLink = type == DT_LNK
-                if type == DT_UNKNOWN {
+                var isLink = type == Int(DT_LNK)
+                if type == Int(DT_UNKNOWN) {
                     // Some file systems do not report entry types: ask.
                     var linkStatus = stat()
                     if nameBytes.withCString({ fstatat(descriptor, $0, &linkStatus, AT_SYMLINK_NOFOLLOW) }) == 0 {
@@ -179,7 +179,7 @@ public struct VaultScanner: Sendable {
 
     /// A file name as text: UTF-8 as it is; invalid bytes written as `%XX`, so distinct names stay distinct.
     static func decodeName(_ bytes: [UInt8]) -> String {
-        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        if let valid = UTF8Validation.string(validating: bytes) { return valid }
         var text = ""
         var index = 0
         while index < bytes.count {
