@@ -49,11 +49,8 @@ public struct VaultScanner: Sendable {
             guard let handle = directory.diskPath.withCString({ opendir($0) }) else {
                 let reason = errnoDescription()
                 if isRoot { throw .unreadableRoot(path: root, reason: reason) }
-                result.uncertainPaths.append(directory.relativePath)
-                result.findings.append(Finding(
-                    code: .unreadableDirectory, severity: .error,
-                    message: "cannot read this folder (\(reason)); what was indexed under it is kept as it was",
-                    path: directory.relativePath, fix: "check the folder's permissions (`chmod u+rx`)"))
+                result.keepUnreadableFolder(directory.relativePath, problem: "cannot read this folder (\(reason))",
+                                            fix: "check the folder's permissions (`chmod u+rx`)")
                 continue
             }
             isRoot = false
@@ -65,12 +62,8 @@ public struct VaultScanner: Sendable {
                     // NULL is the end of the folder, or an error (EIO, ESTALE on network and FUSE mounts):
                     // then what was not listed is not known to be gone.
                     if errno != 0 {
-                        let reason = errnoDescription()
-                        result.uncertainPaths.append(directory.relativePath)
-                        result.findings.append(Finding(
-                            code: .unreadableDirectory, severity: .error,
-                            message: "reading this folder failed part way (\(reason)); what was indexed under it is kept as it was",
-                            path: directory.relativePath, fix: "check the disk or network mount, then run `rhizome index` again"))
+                        result.keepUnreadableFolder(directory.relativePath, problem: "reading this folder failed part way (\(errnoDescription()))",
+                                                    fix: "check the disk or network mount, then run `rhizome index` again")
                     }
                     break
                 }
@@ -215,6 +208,14 @@ public struct VaultScan: Sendable {
     public var findings: [Finding] = []
 
     public init() {}
+
+    /// Marks a folder whose listing is incomplete: what was indexed under it is kept.
+    mutating func keepUnreadableFolder(_ relativePath: String, problem: String, fix: String) {
+        uncertainPaths.append(relativePath)
+        findings.append(Finding(
+            code: .unreadableDirectory, severity: .error,
+            message: "\(problem); what was indexed under it is kept as it was", path: relativePath, fix: fix))
+    }
 
     /// Whether `path` lies at or under one of the uncertain paths.
     public func isUncertain(_ path: String) -> Bool {
