@@ -27,6 +27,19 @@ struct BenchmarkRun {
 
         let database = URL(fileURLWithPath: workRoot).appendingPathComponent("index-\(noteCount).sqlite").path
 
+        // Parsing alone, one thread: read every note and extract everything (no database).
+        let scan = try VaultScanner(root: vault.path).scan()
+        let (parsedBytes, parseOnly) = try timed { () -> Int in
+            var total = 0
+            for file in scan.files where file.kind == .note {
+                guard case .success(let bytes) = FileReader.read(file.diskPath, maxBytes: 16 << 20) else { continue }
+                total += bytes.count
+                _ = NoteParser.parse(bytes, path: file.path)
+            }
+            return total
+        }
+        report("parse only, one thread", parseOnly, extra: String(format: "%.0f MB/s", Double(parsedBytes) / 1_000_000 / (parseOnly / 1000)))
+
         // Cold index without full text (links, tags, properties, headings, tasks…).
         removeDatabase(database)
         var noFullText = IndexOptions()
