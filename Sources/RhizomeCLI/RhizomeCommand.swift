@@ -65,6 +65,12 @@ public enum CLI {
                 context.print(message)
                 return ExitStatus.success.rawValue
             }
+            if arguments.contains("--json") {
+                let names = Set(RhizomeCommand.configuration.subcommands.compactMap { $0.configuration.commandName })
+                let command = arguments.first { names.contains($0) } ?? "rhizome"
+                let detail = JSONOutput.ErrorEnvelope.Detail(code: "invalid-argument", message: RhizomeCommand.message(for: error))
+                context.print(JSONOutput.encode(JSONOutput.ErrorEnvelope(command: command, error: detail)))
+            }
             context.printError(message)
             return ExitStatus.usage.rawValue
         }
@@ -117,7 +123,7 @@ public enum CLI {
         case let error as StoreError:
             if case .notIndexed = error { return (error.code, error.description, .usage) }
             switch error {
-            case .notReadOnly, .multipleStatements, .emptyQuery: return (error.code, error.description, .usage)
+            case .notReadOnly, .multipleStatements, .emptyQuery, .invalidQuery: return (error.code, error.description, .usage)
             default: break
             }
             return (error.code, error.description, .internalFailure)

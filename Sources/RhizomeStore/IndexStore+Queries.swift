@@ -7,9 +7,13 @@ extension IndexStore {
     /// Resolves a NOTE argument exactly as a wikilink from the vault root would (`Note`, `Folder/Note`,
     /// `Note.md`, `Note#Heading`).
     public func resolveNote(_ argument: String) throws -> FileRecord? {
-        var linkPath = argument
-        if let hashIndex = linkPath.firstIndex(of: "#"), hashIndex != linkPath.startIndex { linkPath = String(linkPath[..<hashIndex]) }
-        linkPath = linkPath.trimmingSpaces
+        // The whole argument first (a note may have `#` in its name: `C# notes`), then without `#heading`.
+        if let record = try resolveNotePath(argument.trimmingSpaces) { return record }
+        guard let hashIndex = argument.firstIndex(of: "#"), hashIndex != argument.startIndex else { return nil }
+        return try resolveNotePath(String(argument[..<hashIndex]).trimmingSpaces)
+    }
+
+    private func resolveNotePath(_ linkPath: String) throws -> FileRecord? {
         let key = LinkResolver<Int64>.resolveKey(ofLinkPath: linkPath)
         let statement = try connection.prepare("SELECT id, path FROM file WHERE resolve_key = ?")
         statement.bind(.text(key))
@@ -223,6 +227,13 @@ extension IndexStore {
         return try chain.reversed().compactMap { try file(id: $0) }
     }
 
+    /// Whether `source` has at least one resolved link to `target`.
+    public func links(from source: Int64, to target: Int64) throws -> Bool {
+        let statement = try connection.prepare("SELECT 1 FROM link WHERE source_id = ? AND target_id = ? LIMIT 1")
+        statement.bind(.integer(source), .integer(target))
+        return try statement.step()
+    }
+
     public func graph(includeAttachments: Bool = true) throws -> GraphExport {
         let kinds = includeAttachments ? "1" : "kind != 'attachment'"
         let nodes = try connection.prepare("SELECT path, kind FROM file WHERE \(kinds) ORDER BY path").rows {
@@ -241,7 +252,8 @@ extension IndexStore {
                    (SELECT count(*) FROM file WHERE kind = 'attachment'), (SELECT count(*) FROM link),
                    (SELECT count(*) FROM link WHERE target_id IS NULL), (SELECT count(DISTINCT name_key) FROM tag),
                    (SELECT count(*) FROM task WHERE status = ' '), (SELECT count(*) FROM task WHERE status IN ('x', 'X')),
-                   (SELECT count(*) FROM finding), (SELECT value FROM meta WHERE key = 'last_indexed_at')
+                   (SELECT count(*) FROM finding), (SELECT value FROM meta WHERE key = 'last_indexed_at'),
+                   (SELECT count(*) FROM task WHERE status NOT IN (' ', 'x', 'X'))
             """)
         _ = try statement.step()
         let links = Int(statement.int(3))
@@ -249,7 +261,7 @@ extension IndexStore {
         return VaultStats(
             notes: Int(statement.int(0)), canvases: Int(statement.int(1)), attachments: Int(statement.int(2)),
             links: links, resolvedLinks: links - unresolved, unresolvedLinks: unresolved, tags: Int(statement.int(5)),
-            openTasks: Int(statement.int(6)), doneTasks: Int(statement.int(7)), findings: Int(statement.int(8)),
+            openTasks: Int(statement.int(6)), doneTasks: Int(statement.int(7)), otherTasks: Int(statement.int(10)), findings: Int(statement.int(8)),
             lastIndexedAt: statement.optionalText(9))
     }
 
@@ -272,7 +284,7 @@ extension IndexStore {
     /// Runs one read-only statement (the index must have been opened with `init(readOnlyPath:)` or the
     /// statement must not write; anything else is refused).
     public func readOnlyQuery(_ sql: String, maxRows: Int = 100_000) throws -> SQLResult {
-        let statement = try connection.prepareSingle(sql)
+        let statement = try prepareUserQuery(sql)
         guard statement.isReadOnly else { throw StoreError.notReadOnly }
         let columns = (0..<statement.columnCount).map { statement.columnName($0) }
         var rows: [[JSONValue]] = []
@@ -290,6 +302,16 @@ extension IndexStore {
     }
 
     // MARK: Helpers
+
+    /// Compiles the user's SQL; a statement that does not compile is a usage error, not a broken index.
+    private func prepareUserQuery(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        do {
+            return try connection.prepareSingle(sql)
+        } catch {
+            guard case .sqlite(_, let message, _) = error else { throw error }
+            throw message.hasPrefix("cannot modify") ? .notReadOnly : .invalidQuery(message: message)
+        }
+    }
 
     static let fileColumns = "f.id, f.path, f.name, f.folder, f.kind, f.size, f.mtime_ns, f.real_path"
 

@@ -41,6 +41,12 @@ public final class IndexStore {
         if found == 0 { throw .notIndexed(path: path) }
     }
 
+    /// The vault this index was last built for (nil before the first run).
+    public func indexedVaultPath() throws -> String? { try metaValue("vault_path") }
+
+    /// Records which vault the index belongs to.
+    public func setIndexedVaultPath(_ path: String) throws { try setMeta("vault_path", path) }
+
     /// Whether the index has ever completed a run.
     public var hasIndexedOnce: Bool {
         (try? metaValue("last_indexed_at")) != nil

@@ -126,6 +126,8 @@ public struct VaultStats: Sendable, Codable, Hashable {
     public var tags: Int
     public var openTasks: Int
     public var doneTasks: Int
+    /// Tasks with a custom status character (`[>]`, `[-]`, `[?]` …).
+    public var otherTasks: Int
     public var findings: Int
     public var lastIndexedAt: String?
 }

@@ -7,6 +7,7 @@ public enum StoreError: Error, Sendable, Equatable {
     case notReadOnly
     case multipleStatements
     case emptyQuery
+    case invalidQuery(message: String)
     case lockUnavailable(path: String, reason: String)
 }
 
@@ -21,6 +22,7 @@ extension StoreError: CustomStringConvertible {
         case .notReadOnly: return "sql-not-read-only"
         case .multipleStatements: return "sql-multiple-statements"
         case .emptyQuery: return "sql-empty"
+        case .invalidQuery: return "sql-invalid"
         case .lockUnavailable: return "index-lock-unavailable"
         }
     }
@@ -41,6 +43,8 @@ extension StoreError: CustomStringConvertible {
             return "`rhizome sql` runs one statement at a time; remove everything after the first `;`."
         case .emptyQuery:
             return "the SQL query is empty. Example: rhizome sql \"SELECT path FROM notes LIMIT 5\""
+        case .invalidQuery(let message):
+            return "the SQL query is not valid: \(message). The views you can query are listed by the README (files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings)."
         case .lockUnavailable(let path, let reason):
             return "cannot lock the index for writing (\(path): \(reason)). Check the folder's permissions, or choose another place with --db PATH."
         }

@@ -189,4 +189,85 @@ import RhizomeTestSupport
         #expect(dot.output.hasPrefix("digraph vault {"))
         #expect(dot.output.contains("\"Home.md\" -> \"Quick Note.md\""))
     }
+
+    @Test func usageErrorsAreJSONWhenJSONWasAskedFor() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        for arguments in [["neighbors", "Home", "--depth", "11", "--json"], ["search", "--json"], ["links", "--json"], ["frobnicate", "--json"]] {
+            let result = cli.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            let error = result.json["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "invalid-argument", "\(arguments)")
+            #expect((error?["message"] as? String)?.isEmpty == false)
+        }
+        #expect(cli.run(["neighbors", "Home", "--depth", "11", "--json"]).json["command"] as? String == "neighbors")
+    }
+
+    @Test func sqlMistakesAreUsageErrorsNotInternalFailures() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let view = cli.run(["sql", "DELETE FROM files", "--vault", vault.path, "--json"])
+        #expect(view.status == 2)
+        #expect((view.json["error"] as? [String: Any])?["code"] as? String == "sql-not-read-only")
+        for query in ["SELEC 1", "SELECT * FROM no_such_view"] {
+            let result = cli.run(["sql", query, "--vault", vault.path, "--json"])
+            #expect(result.status == 2, "\(query)")
+            #expect((result.json["error"] as? [String: Any])?["code"] as? String == "sql-invalid", "\(query)")
+        }
+    }
+
+    @Test func aNoteWithAHashInItsNameCanBeQueried() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("C# notes.md", "[[Other]]\n")
+        try vault.write("Other.md", "# Heading\n")
+        for argument in ["C# notes", "C# notes.md"] {
+            #expect(cli.run(["links", argument, "--vault", vault.path]).status == 0, "\(argument)")
+        }
+        #expect(cli.run(["backlinks", "Other#Heading", "--vault", vault.path]).output.contains("C# notes.md"))
+    }
+
+    @Test func anUndirectedPathShowsTheRealDirectionOfEachLink() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let result = cli.run(["path", "Quick Note", "Home", "--undirected", "--vault", vault.path])
+        #expect(result.output.contains("1 link: Quick Note.md ← Home.md"))
+    }
+
+    @Test func statsCountsTasksWithCustomStatuses() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let stats = cli.run(["stats", "--vault", vault.path, "--json"]).json["data"] as? [String: Any]
+        let total = (cli.run(["tasks", "--vault", vault.path, "--json"]).json["data"] as? [Any])?.count ?? -1
+        #expect((stats?["openTasks"] as? Int ?? 0) + (stats?["doneTasks"] as? Int ?? 0) + (stats?["otherTasks"] as? Int ?? 0) == total)
+        #expect(stats?["otherTasks"] as? Int ?? 0 > 0)
+    }
+
+    @Test func noRefreshOnAnIndexWhoseFirstRunNeverFinishedSaysSo() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("A.md", "a")
+        _ = try vault.store()  // created and migrated, never indexed (as after a kill during the first run)
+        let result = cli.run(["stats", "--no-refresh", "--vault", vault.path, "--db", vault.databasePath])
+        #expect(result.status == 2)
+        #expect(result.error.contains("has not been indexed yet"))
+    }
+
+    @Test func anIndexBuiltForAnotherVaultIsReindexedWithAWarning() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let first = try TemporaryVault()
+        let second = try TemporaryVault()
+        try first.write("A.md", "a")
+        try second.write("B.md", "b")
+        #expect(cli.run(["index", "--vault", first.path, "--db", first.databasePath]).error.isEmpty)
+        let result = cli.run(["index", "--vault", second.path, "--db", first.databasePath])
+        #expect(result.error.contains("was built for the vault \(first.path)"))
+        #expect(result.output.contains("added 1 · modified 0 · removed 1"))
+    }
 }

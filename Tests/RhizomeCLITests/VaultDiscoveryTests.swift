@@ -59,8 +59,9 @@ import RhizomeTestSupport
         let cli = try CLIHarness()
         defer { cli.cleanUp() }
         let result = cli.run(["index", "--vault", cli.home.path + "/nowhere"])
-        #expect(result.status == 70)
-        #expect(result.error.contains("cannot read the vault folder"))
-        #expect(result.error.contains("no such folder"))
+        #expect(result.status == 2)  // a mistyped path is a usage error
+        #expect(result.error.contains("there is no folder at \(cli.home.path)/nowhere"))
+        let json = cli.run(["index", "--vault", cli.home.path + "/nowhere", "--json"])
+        #expect((json.json["error"] as? [String: Any])?["code"] as? String == "vault-missing")
     }
 }

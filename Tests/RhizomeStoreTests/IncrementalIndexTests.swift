@@ -267,6 +267,15 @@ import RhizomeTestSupport
         #expect(try vault.index(options: options).notes == 0)
     }
 
+    @Test func tagsHaveNoEmptyNestedParts() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Tags.md", "#/x #a//b #c/ #d/e\n---\n")
+        try vault.index()
+        let store = try vault.store()
+        #expect(try store.note(try #require(try store.resolveNote("Tags"))).tags.map(\.name) == ["a", "c", "d/e"])
+        #expect(try store.tagCounts().map(\.tag) == ["a", "c", "d", "d/e"])
+    }
+
     @Test func markdownLinksInPropertiesResolveRelativeToTheNoteFirst() throws {
         let vault = try TemporaryVault()
         try vault.write("A/n.md", "---\nrelated: \"[x](Sub/Note.md)\"\n---\n")
@@ -312,6 +321,7 @@ import RhizomeTestSupport
         let vault = try TemporaryVault()
         let nested = String(repeating: "[a", count: 5_000) + String(repeating: "](x)", count: 5_000)
         let brackets = String(repeating: "[", count: 100_000)
+        try vault.write("Openers.md", String(repeating: "[a](", count: 50_000) + " [[Target]]\n" + String(repeating: "![a](<", count: 30_000) + "\n")
         try vault.write("Nested.md", nested + "\n")
         try vault.write("Brackets.md", brackets + " [[Target]]\n")
         try vault.write("Target.md", "t\n")
@@ -323,5 +333,6 @@ import RhizomeTestSupport
         #expect(memo.map(\.kind) == ["markdown", "wikilink"])
         #expect(memo.map(\.target) == ["Target.md", "Target.md"])
         #expect(try store.note(try #require(try store.resolveNote("Nested"))).links.count >= 1)
+        #expect(try store.outgoingLinks(of: try #require(try store.resolveNote("Openers")).id).map(\.target) == ["Target.md"])
     }
 }

@@ -33,7 +33,7 @@ enum FileList {
             command.printJSON(files.map(\.path), vault: session.vaultPath, context: context)
             return
         }
-        context.print("\(files.count) \(title)")
+        context.print("\(files.count) \(files.count == 1 ? String(title.dropLast()) : title)")
         for file in files { context.print("  " + file.path) }
     }
 }

@@ -64,7 +64,13 @@ struct PathCommand: RhizomeSubcommand {
             context.print("No chain of links from \(start.path) to \(goal.path)\(undirected ? "" : " (try --undirected)").")
             return .success
         }
-        context.print("\(chain.count - 1) link\(chain.count == 2 ? "" : "s"): " + chain.map(\.path).joined(separator: " → "))
+        // Each step shows the real direction of its link (`--undirected` may walk a link backwards).
+        var text = chain[0].path
+        for (from, to) in zip(chain, chain.dropFirst()) {
+            text += try session.store.links(from: from.id, to: to.id) ? " → " : " ← "
+            text += to.path
+        }
+        context.print("\(chain.count - 1) link\(chain.count == 2 ? "" : "s"): " + text)
         return .success
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RhizomeStore
 
 /// `rhizome search QUERY`: ranked full-text search with snippets.
@@ -18,6 +19,13 @@ struct SearchCommand: RhizomeSubcommand {
 
     @Flag(name: .long, help: "Treat the query as FTS5 syntax.")
     var raw = false
+
+    func validate() throws {
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
+        guard query.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            throw ValidationError("give at least one word to search for")
+        }
+    }
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)

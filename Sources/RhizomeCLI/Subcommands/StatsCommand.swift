@@ -20,7 +20,7 @@ struct StatsCommand: RhizomeSubcommand {
         table.add("attachments", stats.attachments.grouped)
         table.add("links", "\(stats.links.grouped) (\(stats.resolvedLinks.grouped) resolved, \(stats.unresolvedLinks.grouped) unresolved)")
         table.add("tags", stats.tags.grouped)
-        table.add("tasks", "\(stats.openTasks.grouped) open, \(stats.doneTasks.grouped) done")
+        table.add("tasks", "\(stats.openTasks.grouped) open, \(stats.doneTasks.grouped) done, \(stats.otherTasks.grouped) other status")
         table.add("findings", stats.findings.grouped)
         context.print("Vault \(session.vaultPath)")
         context.print(table.render(indent: "  ").split(separator: "\n").dropFirst().joined(separator: "\n"))

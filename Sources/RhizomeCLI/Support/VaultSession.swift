@@ -16,9 +16,15 @@ struct VaultSession {
             ?? IndexLocation.defaultDatabasePath(forVault: vaultPath, environment: context.environment)
         if options.noRefresh && !rebuild {
             let store = try IndexStore(readOnlyPath: databasePath)
+            // A first index that never finished (killed) is not an answer.
+            guard store.hasIndexedOnce else { throw StoreError.notIndexed(path: databasePath) }
             return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil)
         }
         let store = try IndexStore(path: databasePath)
+        let previousVault = try store.indexedVaultPath()
+        if let previousVault, previousVault != vaultPath {
+            context.printError("warning: the index \(databasePath) was built for the vault \(previousVault); it is now re-indexed for \(vaultPath)")
+        }
         guard refresh else { return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil) }
         if rebuild { try store.requestFullReparse() }
         var indexOptions = IndexOptions()
@@ -27,6 +33,7 @@ struct VaultSession {
         let progress = ProgressLine(context: context, enabled: context.isTerminal && !options.json)
         let report = try indexer.run(progress: progress.update)
         progress.finish()
+        if previousVault != vaultPath { try store.setIndexedVaultPath(vaultPath) }
         return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: report)
     }
 

@@ -29,11 +29,13 @@ struct FrontmatterProperties {
             if TagSyntax.isValidTagName(name) {
                 tags.append(TagOccurrence(name: UnicodeNormalization.nfc(String(name)), isFromFrontmatter: true, line: item.line, column: item.column))
             } else if !name.isEmpty {
+                let allDigits = name.allSatisfy(\.isNumber)
                 findings.append(Finding(
                     code: .invalidTagValue, severity: .warning,
                     message: "`\(item.text)` is not a valid tag, so Obsidian ignores it (tags have no spaces or commas, and are not all digits)",
                     path: path, line: item.line, column: item.column,
-                    fix: "write tags as a list: `tags: [a, b]`"))
+                    fix: allDigits ? "add a letter: `y\(name)`" : name.contains(",") || name.contains(" ")
+                        ? "write tags as a list: `tags: [a, b]`" : "use letters, digits, `_`, `-` and `/` only"))
             }
         }
     }

@@ -34,6 +34,8 @@ public struct YAMLSyntaxError: Error, Sendable, Hashable {
     public var message: String
     public var line: Int
     public var column: Int
+    /// True when the document is valid YAML but over Rhizome's depth or size limits.
+    public var isLimit = false
 }
 
 /// Builds the node tree from a stream of events, refusing documents that are too deep or that expand
@@ -108,7 +110,7 @@ private struct Builder {
     }
 
     private mutating func fail(_ message: String, at mark: yaml_mark_t) {
-        if error == nil { error = YAMLSyntaxError(message: message, line: line(mark), column: column(mark)) }
+        if error == nil { error = YAMLSyntaxError(message: message, line: line(mark), column: column(mark), isLimit: true) }
     }
 
     private mutating func add(_ node: FrontmatterNode, size: Int, mark: yaml_mark_t) {

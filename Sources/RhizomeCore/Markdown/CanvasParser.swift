@@ -16,7 +16,7 @@ public enum CanvasParser {
         } catch {
             note.findings.append(Finding(
                 code: .invalidCanvas, severity: .warning,
-                message: "the canvas is not valid JSON (\(error.localizedDescription)); its links are not indexed",
+                message: "the canvas is not valid JSON (or is nested too deeply to read); its links are not indexed",
                 path: path, line: 1, column: 1, fix: "open and re-save the canvas in Obsidian"))
             return note
         }

@@ -69,8 +69,10 @@ private struct Scanner {
     var noWikilinkStartBefore = (position: 0, end: -1)
     /// Nesting of link text being scanned (an image inside a link); deeper text is not scanned.
     var linkTextDepth = 0
-    /// Markdown link text longer than this is not looked for (keeps pathological lines linear).
-    static let maximumLinkTextBytes = 4_096
+    /// Markdown link text and destinations longer than these are not looked for: real ones are far
+    /// shorter, and the bounds keep lines full of unclosed `[a](` linear to scan.
+    static let maximumLinkTextBytes = 1_024
+    static let maximumDestinationBytes = 2_048
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -392,18 +394,19 @@ private struct Scanner {
             index += 1
         }
         guard let textEnd = textClose, textEnd + 1 < end, bytes[textEnd + 1] == openParen else { return nil }
-        var destinationStart = skipSpaces(textEnd + 2, end)
+        let limit = min(end, textEnd + 2 + Self.maximumDestinationBytes)
+        var destinationStart = skipSpaces(textEnd + 2, limit)
         var destinationEnd: Int
         var after: Int
-        if destinationStart < end, bytes[destinationStart] == lessThan {
+        if destinationStart < limit, bytes[destinationStart] == lessThan {
             destinationStart += 1
-            guard let close = firstIndex(of: greaterThan, from: destinationStart, to: end) else { return nil }
+            guard let close = firstIndex(of: greaterThan, from: destinationStart, to: limit) else { return nil }
             destinationEnd = close
             after = close + 1
         } else {
             var parenDepth = 0
             destinationEnd = destinationStart
-            while destinationEnd < end {
+            while destinationEnd < limit {
                 let byte = bytes[destinationEnd]
                 if byte == space || byte == tab { break }
                 if byte == backslash { destinationEnd += 2; continue }
@@ -414,17 +417,17 @@ private struct Scanner {
                 }
                 destinationEnd += 1
             }
-            destinationEnd = min(destinationEnd, end)
+            destinationEnd = min(destinationEnd, limit)
             after = destinationEnd
         }
         // Optional title, then `)`.
-        after = skipSpaces(after, end)
-        if after < end, bytes[after] == UInt8(ascii: "\"") || bytes[after] == UInt8(ascii: "'") {
+        after = skipSpaces(after, limit)
+        if after < limit, bytes[after] == UInt8(ascii: "\"") || bytes[after] == UInt8(ascii: "'") {
             let quote = bytes[after]
-            guard let close = firstIndex(of: quote, from: after + 1, to: end) else { return nil }
-            after = skipSpaces(close + 1, end)
+            guard let close = firstIndex(of: quote, from: after + 1, to: limit) else { return nil }
+            after = skipSpaces(close + 1, limit)
         }
-        guard after < end, bytes[after] == closeParen else { return nil }
+        guard after < limit, bytes[after] == closeParen else { return nil }
         // Links inside the link text (an image inside a link) still count, one level deep; the
         // destination is not text.
         if linkTextDepth == 0 {
@@ -493,9 +496,14 @@ private struct Scanner {
                 position += length
             }
         }
-        guard position > index + 1, hasNonDigit else { return max(position, index + 1) }
+        // Nested parts may not be empty: a tag ends before `//` and does not end with `/`; `#/x` is no tag.
+        let scanned = position
+        if let doubled = find("//", from: index + 1, to: position) { position = doubled }
+        while position > index + 1, bytes[position - 1] == UInt8(ascii: "/") { position -= 1 }
+        guard position > index + 1, hasNonDigit, bytes[index + 1] != UInt8(ascii: "/"),
+              text(index + 1, position).contains(where: { !$0.isNumber }) else { return max(scanned, index + 1) }
         content.tags.append(TagOccurrence(name: UnicodeNormalization.nfc(text(index + 1, position)), isFromFrontmatter: false, line: line, column: column(of: index)))
-        return position
+        return scanned
     }
 
     // MARK: Byte helpers

@@ -102,7 +102,9 @@ public enum NoteParser {
                 code: .invalidYAML, severity: .error,
                 message: "invalid YAML in frontmatter: \(error.message); the note has no properties",
                 path: path, line: error.line, column: error.column,
-                fix: "quote values that contain `: `, `#`, `@` or start with `[`, `{`, `*`, `&`, `!`"))
+                fix: error.isLimit
+                    ? "simplify the frontmatter (fewer nested levels, no alias chains)"
+                    : "quote values that contain `: `, `#`, `@` or start with `[`, `{`, `*`, `&`, `!`"))
             return Frontmatter(entries: [], closingLine: closingLine, isInvalid: true)
         case .success(let root):
             for duplicate in duplicates {

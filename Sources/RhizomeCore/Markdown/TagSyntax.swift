@@ -1,7 +1,8 @@
 /// Obsidian's tag grammar: letters (any script), digits, `_`, `-`, `/`; at least one non-digit; no spaces.
 public enum TagSyntax {
     public static func isValidTagName<S: StringProtocol>(_ name: S) -> Bool {
-        guard !name.isEmpty else { return false }
+        // Nested parts may not be empty: no leading, trailing or doubled `/`.
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.hasSuffix("/"), !name.contains("//") else { return false }
         var hasNonDigit = false
         for scalar in name.unicodeScalars {
             switch scalar {

@@ -1,6 +1,7 @@
 /// Errors that stop Rhizome from working on a vault at all (problems *inside* a vault are `Finding`s).
 public enum VaultError: Error, Sendable, Equatable {
     case notFound(searched: [String])
+    case missingFolder(path: String)
     case unreadableRoot(path: String, reason: String)
     case notADirectory(path: String)
     case emptiedVault(path: String, indexedFiles: Int, databasePath: String)
@@ -11,6 +12,7 @@ extension VaultError: CustomStringConvertible {
     public var code: String {
         switch self {
         case .notFound: return "vault-not-found"
+        case .missingFolder: return "vault-missing"
         case .unreadableRoot: return "vault-unreadable"
         case .notADirectory: return "vault-not-a-directory"
         case .emptiedVault: return "vault-emptied"
@@ -28,6 +30,8 @@ extension VaultError: CustomStringConvertible {
                   4. run Rhizome from inside the vault (a folder with an .obsidian/ folder)
                 \(searched.isEmpty ? "" : "searched: " + searched.joined(separator: ", "))
                 """
+        case .missingFolder(let path):
+            return "there is no folder at \(path). Check the vault path (--vault, $RHIZOME_VAULT, $OBSIDIAN_VAULT or ~/.obsidian-vault)."
         case .unreadableRoot(let path, let reason):
             return "cannot read the vault folder \(path): \(reason). Nothing was changed. Check that the path exists and that you may read it."
         case .notADirectory(let path):

@@ -54,7 +54,7 @@ public enum VaultLocator {
     private static func checked(_ path: String) throws(VaultError) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .unreadableRoot(path: path, reason: "no such folder")
+            throw .missingFolder(path: path)
         }
         guard isDirectory.boolValue else { throw .notADirectory(path: path) }
         return path
