@@ -125,7 +125,9 @@ final class BatchWriter {
         try insertFindings(note.findings, fileID: id)
         if fullText, let body = note.bodyText {
             let title = ([VaultPath.displayName(of: path)] + note.aliases).joined(separator: "\n")
-            try insertFullText.bind(.integer(id), .text(title), .text(body)).run()
+            try insertFullText.bind(
+                .integer(id), .text(FullTextSegmenter.indexable(title)), .text(FullTextSegmenter.indexable(body))
+            ).run()
         }
         try updateFile.bind(
             .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite,

@@ -182,7 +182,9 @@ extension IndexStore {
             WHERE note_fts MATCH ? ORDER BY name_hit DESC, score LIMIT ?
             """)
         statement.bind(words.map { .text(Self.escapeLike($0)) } + [.text(expression), .integer(Int64(limit))])
-        return try statement.rows { SearchHit(path: $0.text(0), snippet: $0.text(1).replacingOccurrences(of: "\n", with: " "), score: $0.double(2)) }
+        return try statement.rows {
+            SearchHit(path: $0.text(0), snippet: FullTextSegmenter.readable($0.text(1)).replacingOccurrences(of: "\n", with: " "), score: $0.double(2))
+        }
     }
 
     public enum Direction: String, Sendable, CaseIterable { case outgoing, incoming, both }
@@ -356,7 +358,7 @@ extension IndexStore {
             var token = String(word)
             let isPrefix = token.hasSuffix("*") && token.count > 1
             if isPrefix { token.removeLast() }
-            let quoted = "\"" + token.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let quoted = FullTextSegmenter.term(token)
             return isPrefix ? quoted + "*" : quoted
         }.joined(separator: " ")
     }

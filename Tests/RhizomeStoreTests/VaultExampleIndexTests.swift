@@ -155,6 +155,12 @@ import RhizomeTestSupport
         let prefix = try store.search("resolv*")
         #expect(prefix.contains { $0.path == "Projects/Rhizome/Design/Link resolution.md" })
         #expect(try store.search("zzzz-no-such-word").isEmpty)
+        // Japanese words inside longer runs of kana and kanji are found, and snippets read as written.
+        let cafe = try #require(try store.search("カフェ").first)
+        #expect(cafe.path == "日本語メモ.md")
+        #expect(cafe.snippet.contains("**カフェ**で作業する"))
+        #expect(try store.search("フレーズ").contains { $0.path == "日本語メモ.md" })
+        #expect(try store.search("日本語").first?.path == "日本語メモ.md")
         // An exact title match ranks first even when its words occur in most notes.
         #expect(try store.search("link resolution").first?.path == "Projects/Rhizome/Design/Link resolution.md")
     }

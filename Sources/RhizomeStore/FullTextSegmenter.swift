@@ -1,0 +1,76 @@
+/// Makes Chinese, Japanese and Korean text searchable with FTS5's `unicode61` tokenizer, which treats a
+/// run of CJK characters without spaces as one token (so `カフェ` inside a sentence could never match).
+/// Indexed text gets a space around every CJK character (one token each); a CJK query word becomes a
+/// phrase of its characters, which matches them consecutively. Snippets are cleaned back.
+enum FullTextSegmenter {
+    /// The text as stored in the full-text index.
+    static func indexable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isCJK) else { return text }
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isCJK(scalar) {
+                output.append(" ")
+                output.append(scalar)
+                output.append(" ")
+            } else {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
+    /// One query word as an FTS5 term: quoted, a phrase of characters when it holds CJK.
+    static func term(_ word: String) -> String {
+        let quoted = indexable(word).split(separator: " ").joined(separator: " ").replacingQuotes()
+        return "\"" + quoted + "\""
+    }
+
+    /// Removes the spaces `indexable` inserted, from a snippet of indexed text: each whitespace run loses
+    /// one space for each CJK character beside it (looking through `**` highlight markers).
+    static func readable(_ snippet: String) -> String {
+        guard snippet.unicodeScalars.contains(where: isCJK) else { return snippet }
+        let scalars = Array(snippet.unicodeScalars)
+        var output = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == " " || scalars[index] == "\n" else {
+                output.append(scalars[index])
+                index += 1
+                continue
+            }
+            var runEnd = index
+            while runEnd < scalars.count, scalars[runEnd] == " " || scalars[runEnd] == "\n" { runEnd += 1 }
+            var run = Array(scalars[index..<runEnd])
+            let previous = output.reversed().first { $0 != "*" }
+            let next = scalars[runEnd...].first { $0 != "*" }
+            for neighbour in [previous, next] where neighbour.map(isCJK) == true {
+                if let space = run.firstIndex(of: " ") { run.remove(at: space) }
+            }
+            output.append(contentsOf: run)
+            index = runEnd
+        }
+        var text = String(output)
+        while let range = text.range(of: "****") { text.removeSubrange(range) }
+        return text
+    }
+
+    static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x30FF, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7AF,
+             0xF900...0xFAFF, 0xFF66...0xFF9F, 0x20000...0x2FFFF:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+private extension String {
+    func replacingQuotes() -> String {
+        var result = ""
+        for character in self {
+            result += character == "\"" ? "\"\"" : String(character)
+        }
+        return result
+    }
+}
