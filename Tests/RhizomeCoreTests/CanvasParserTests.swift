@@ -110,3 +110,24 @@ private func parseCanvas(_ json: String, path: String = "Board.canvas") -> Parse
         #expect(note.links.map(\.path) == ["Kept.md"])
     }
 }
+
+/// Canvas positions are positions in the .canvas file, through JSON escapes.
+@Suite struct CanvasPositionTests {
+    @Test func linksInTextNodesAreLocatedInTheFileThroughEscapes() throws {
+        let json = """
+        {"nodes":[
+          {"type":"text","id":"a","text":"caf\\u00e9 \\ud83d\\ude00 \\"q\\"\\n- [[Target]] #tag"},
+          {"id":"b","x":0,"file":"Folder/Note.md","type":"file"}
+        ]}
+        """
+        let note = CanvasParser.parse(Array(json.utf8), path: "Board.canvas")
+        let lines = json.split(separator: "\\n", omittingEmptySubsequences: false)
+        for link in note.links {
+            let rest = String(lines[link.line - 1].unicodeScalars.dropFirst(link.column - 1))
+            #expect(rest.hasPrefix(link.kind == .canvasFile ? "Folder/Note.md" : "[[Target]]"), "\\(link)")
+        }
+        let tag = try #require(note.tags.first)
+        #expect(String(lines[tag.line - 1].unicodeScalars.dropFirst(tag.column - 1)).hasPrefix("#tag"))
+        #expect(note.links.count == 2)
+    }
+}

@@ -108,6 +108,12 @@ import RhizomeTestSupport
         #expect(Set(canvas.filter { $0.kind == "canvas-file" }.compactMap(\.target)) == ["Projects/Rhizome/Design/Link resolution.md", "Attachments/diagram.png"])
         #expect(Set(canvas.filter { $0.kind == "wikilink" }.map(\.linkPath)) == ["Rhizome", "Link resolution", "Storage schema", "ADR-001 Use SQLite"])
         #expect(canvas.allSatisfy { $0.target != nil })
+        // Positions are in the .canvas file: each points at the link text (or the file node's path).
+        let lines = try vault.read("Projects/Rhizome/Rhizome map.canvas").split(separator: "\n", omittingEmptySubsequences: false)
+        for link in canvas {
+            let rest = String(lines[link.line - 1].unicodeScalars.dropFirst(link.column - 1))
+            #expect(rest.hasPrefix(link.kind == "canvas-file" ? link.linkPath : "[[" + link.linkPath), "\(link.linkPath) at \(link.line):\(link.column)")
+        }
     }
 
     @Test func tagsFollowObsidiansRules() throws {
