@@ -121,7 +121,7 @@ private func parseCanvas(_ json: String, path: String = "Board.canvas") -> Parse
         ]}
         """
         let note = CanvasParser.parse(Array(json.utf8), path: "Board.canvas")
-        let lines = json.split(separator: "\\n", omittingEmptySubsequences: false)
+        let lines = json.split(separator: "\n", omittingEmptySubsequences: false)
         for link in note.links {
             let rest = String(lines[link.line - 1].unicodeScalars.dropFirst(link.column - 1))
             #expect(rest.hasPrefix(link.kind == .canvasFile ? "Folder/Note.md" : "[[Target]]"), "\\(link)")
