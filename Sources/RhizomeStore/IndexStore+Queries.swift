@@ -37,6 +37,17 @@ extension IndexStore {
             aliases.bind(.text(key), .integer(Int64(limit)))
             result = try aliases.rows { $0.text(0) }
         }
+        if result.isEmpty {
+            // Typos and missing accents: names within a small edit distance, compared without case or diacritics.
+            let wanted = Self.folded(key)
+            let names = try connection.prepare("SELECT path, name FROM file").rows { ($0.text(0), Self.folded($0.text(1))) }
+            let budget = max(1, wanted.count / 4)
+            result = names.compactMap { path, name -> (String, Int)? in
+                guard abs(name.count - wanted.count) <= budget else { return nil }
+                let distance = Self.editDistance(name, wanted, limit: budget)
+                return distance <= budget ? (path, distance) : nil
+            }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(limit).map(\.0)
+        }
         return result
     }
 
@@ -68,7 +79,7 @@ extension IndexStore {
             },
             links: try outgoingLinks(of: file.id),
             backlinks: try backlinks(of: file.id),
-            findings: try findings(fileID: file.id))
+            findings: try findings(fileID: file.id, path: file.path))
     }
 
     /// Every link occurrence written in the file, in order.
@@ -268,13 +279,15 @@ extension IndexStore {
     }
 
     /// Stored findings (per file and vault-wide), most severe first.
-    public func findings(fileID: Int64? = nil) throws -> [Finding] {
-        let condition = fileID == nil ? "1" : "file_id = ?"
+    /// Stored findings (per file and vault-wide), most severe first. With a file: its own findings and the
+    /// walk's findings about its path (a name that is not UTF-8, a duplicate path).
+    public func findings(fileID: Int64? = nil, path: String? = nil) throws -> [Finding] {
+        let condition = fileID == nil ? "1" : "(file_id = ? OR (file_id IS NULL AND path = ?))"
         let statement = try connection.prepare("""
             SELECT code, severity, message, path, line, col, fix FROM finding WHERE \(condition)
             ORDER BY CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, path, line
             """)
-        if let fileID { statement.bind(.integer(fileID)) }
+        if let fileID { statement.bind(.integer(fileID), path.map { .text($0) } ?? .null) }
         return try statement.rows {
             Finding(
                 code: FindingCode(rawValue: $0.text(0)) ?? .unreadableFile, severity: Finding.Severity(rawValue: $0.text(1)) ?? .warning,
@@ -361,6 +374,24 @@ extension IndexStore {
             let quoted = FullTextSegmenter.term(token)
             return isPrefix ? quoted + "*" : quoted
         }.joined(separator: " ")
+    }
+
+    static func folded(_ text: String) -> [Character] {
+        Array(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
+    }
+
+    /// Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`.
+    static func editDistance(_ lhs: [Character], _ rhs: [Character], limit: Int) -> Int {
+        var previous = Array(0...rhs.count)
+        for (i, left) in lhs.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: rhs.count)
+            for (j, right) in rhs.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+            }
+            if current.min()! > limit { return limit + 1 }
+            previous = current
+        }
+        return previous[rhs.count]
     }
 
     static func escapeLike(_ text: String) -> String {

@@ -267,6 +267,30 @@ import RhizomeTestSupport
         #expect(try vault.index(options: options).notes == 0)
     }
 
+    @Test func propertyLinksPointAtTheLinkTextThroughEscapesQuotesAndFolding() throws {
+        let vault = try TemporaryVault()
+        let text = "---\na: \"x \\u00e9\\t [[Target]]\"\nc: 'it''s [[Target]]'\nb: >\n  folded text\n  with [[Target]] and ![[Target]]\n---\n"
+        try vault.write("P.md", text)
+        try vault.write("Target.md", "t\n")
+        try vault.index()
+        let store = try vault.store()
+        let links = try store.outgoingLinks(of: try #require(try store.resolveNote("P")).id)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(links.count == 4)
+        for link in links {
+            let rest = String(lines[link.line - 1].unicodeScalars.dropFirst(link.column - 1))
+            #expect(rest.hasPrefix("[[Target]]") || rest.hasPrefix("![[Target]]"), "\(link.propertyKey ?? "") at \(link.line):\(link.column)")
+        }
+    }
+
+    @Test func suggestionsForgiveTyposAndMissingAccents() throws {
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        try vault.index()
+        let store = try vault.store()
+        #expect(try store.suggestions(for: "Qick Note").first == "Quick Note.md")
+        #expect(try store.suggestions(for: "Cafe culture").first == "Café culture.md")
+    }
+
     @Test func tagsHaveNoEmptyNestedParts() throws {
         let vault = try TemporaryVault()
         try vault.write("Tags.md", "#/x #a//b #c/ #d/e\n---\n")

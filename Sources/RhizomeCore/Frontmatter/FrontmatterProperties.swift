@@ -4,9 +4,12 @@ struct FrontmatterProperties {
     var aliases: [String] = []
     var links: [LinkOccurrence] = []
     var findings: [Finding] = []
+    private var source: RawYAML?
 
-    static func read(_ frontmatter: Frontmatter, path: String) -> FrontmatterProperties {
+    /// `yaml` is the raw frontmatter text (starting at file line 2), used to place property links exactly.
+    static func read(_ frontmatter: Frontmatter, path: String, yaml: UnsafeBufferPointer<UInt8>? = nil) -> FrontmatterProperties {
         var properties = FrontmatterProperties()
+        properties.source = yaml.map { RawYAML(bytes: Array($0)) }
         for entry in frontmatter.entries {
             switch entry.key {
             case "tags":
@@ -57,7 +60,16 @@ struct FrontmatterProperties {
         case .string(let text):
             guard text.utf8.contains(UInt8(ascii: "[")) else { return }
             let found = MarkdownScanner.scanInline(text, line: node.line, column: node.column + (node.isQuoted ? 1 : 0))
+            // The value's text may differ from what is written (escapes, quotes, folding): place each
+            // wikilink at the matching `[[` in the raw text instead.
+            var rawSearchFrom = source?.offset(line: node.line, column: node.column)
             for var link in found.links {
+                if link.kind == .wikilink || link.kind == .embed, let from = rawSearchFrom, let source,
+                   let open = source.nextWikilinkOpening(from: from) {
+                    let start = link.kind == .embed && open > 0 && source.bytes[open - 1] == UInt8(ascii: "!") ? open - 1 : open
+                    (link.line, link.column) = source.position(of: start)
+                    rawSearchFrom = open + 2
+                }
                 switch link.kind {
                 case .wikilink, .embed, .markdown, .markdownEmbed: break
                 case .property, .canvasFile: continue
@@ -73,5 +85,48 @@ struct FrontmatterProperties {
         default:
             break
         }
+    }
+}
+
+/// The raw frontmatter text, for mapping value positions to file positions. Frontmatter starts at line 2.
+private struct RawYAML {
+    let bytes: [UInt8]
+    let lineStarts: [Int]
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(index + 1) }
+        lineStarts = starts
+    }
+
+    /// Byte offset of a file line and column (column in Unicode scalars).
+    func offset(line: Int, column: Int) -> Int? {
+        let lineIndex = line - 2
+        guard lineStarts.indices.contains(lineIndex) else { return nil }
+        var offset = lineStarts[lineIndex]
+        var scalars = 1
+        while scalars < column, offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") {
+            offset += 1
+            while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+            scalars += 1
+        }
+        return offset
+    }
+
+    func nextWikilinkOpening(from start: Int) -> Int? {
+        var index = start
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "["), bytes[index + 1] == UInt8(ascii: "[") { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// File line and column (1-based, Unicode scalars) of a byte offset.
+    func position(of offset: Int) -> (Int, Int) {
+        let lineIndex = (lineStarts.lastIndex { $0 <= offset }) ?? 0
+        let column = bytes[lineStarts[lineIndex]..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return (lineIndex + 2, column + 1)
     }
 }

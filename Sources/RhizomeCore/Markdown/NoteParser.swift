@@ -60,6 +60,7 @@ public enum NoteParser {
     ) -> ParsedNote {
         var findings = initialFindings
         var frontmatter: Frontmatter? = nil
+        var yamlText: UnsafeBufferPointer<UInt8>? = nil
         var bodyStart = 0
         var bodyFirstLine = 1
         switch FrontmatterBlock.detect(bytes) {
@@ -75,12 +76,13 @@ public enum NoteParser {
             bodyFirstLine = location.bodyFirstLine
             let yaml = UnsafeBufferPointer(rebasing: bytes[location.yamlStart..<location.yamlEnd])
             frontmatter = parseFrontmatter(yaml, closingLine: location.closingLine, path: path, findings: &findings)
+            yamlText = yaml
         }
         let bodyBytes = UnsafeBufferPointer(rebasing: bytes[bodyStart...])
         var content = MarkdownScanner.scan(bodyBytes, firstLine: bodyFirstLine)
         var aliases: [String] = []
         if let frontmatter, !frontmatter.isInvalid {
-            let properties = FrontmatterProperties.read(frontmatter, path: path)
+            let properties = FrontmatterProperties.read(frontmatter, path: path, yaml: yamlText)
             content.tags.insert(contentsOf: properties.tags, at: 0)
             content.links.insert(contentsOf: properties.links, at: 0)
             aliases = properties.aliases
