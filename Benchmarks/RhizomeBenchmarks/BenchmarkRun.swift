@@ -80,7 +80,7 @@ struct BenchmarkRun {
 
         // Backlinks latency, in-process: resolve nothing, just the query, over many notes.
         let ids = try store.readOnlyQuery("SELECT id FROM file WHERE kind = 'note' ORDER BY id").rows.compactMap { row -> Int64? in
-            if case .number(let value) = row[0] { return Int64(value) }
+            if case .integer(let value) = row[0] { return value }
             return nil
         }
         var latencies: [Double] = []

@@ -125,9 +125,8 @@ final class BatchWriter {
         try insertFindings(note.findings, fileID: id)
         if fullText, let body = note.bodyText {
             let title = ([VaultPath.displayName(of: path)] + note.aliases).joined(separator: "\n")
-            try insertFullText.bind(
-                .integer(id), .text(FullTextSegmenter.indexable(title)), .text(FullTextSegmenter.indexable(body))
-            ).run()
+            // The body was segmented for FTS by the parse workers (Indexer.parse); the short title is done here.
+            try insertFullText.bind(.integer(id), .text(FullTextSegmenter.indexable(title)), .text(body)).run()
         }
         try updateFile.bind(
             .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite,

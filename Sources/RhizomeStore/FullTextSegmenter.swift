@@ -5,18 +5,37 @@
 enum FullTextSegmenter {
     /// The text as stored in the full-text index.
     static func indexable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isCJK) else { return text }
-        var output = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if isCJK(scalar) {
-                output.append(" ")
-                output.append(scalar)
-                output.append(" ")
-            } else {
-                output.append(scalar)
+        var text = text
+        return text.withUTF8 { bytes in
+            // Byte-level: every CJK range used here is 3-byte UTF-8 (or 4-byte for U+20000…), so the
+            // scalar is decoded only at lead bytes E3…ED, EF and F0.
+            var output: [UInt8] = []
+            var index = 0
+            var changed = false
+            while index < bytes.count {
+                let lead = bytes[index]
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+                if length >= 3, index + length <= bytes.count {
+                    var value = UInt32(lead) & (length == 3 ? 0x0F : 0x07)
+                    for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                    if let scalar = Unicode.Scalar(value), isCJK(scalar) {
+                        if !changed {
+                            output.reserveCapacity(bytes.count + bytes.count / 2)
+                            output.append(contentsOf: bytes[0..<index])
+                            changed = true
+                        }
+                        output.append(0x20)
+                        output.append(contentsOf: bytes[index..<(index + length)])
+                        output.append(0x20)
+                        index += length
+                        continue
+                    }
+                }
+                if changed { output.append(contentsOf: bytes[index..<min(index + length, bytes.count)]) }
+                index += length
             }
+            return changed ? String(decoding: output, as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
         }
-        return String(output)
     }
 
     /// One query word as an FTS5 term: quoted, a phrase of characters when it holds CJK.

@@ -128,6 +128,8 @@ enum IndexSchema {
         CREATE TABLE pending_resolve (link_key TEXT PRIMARY KEY) WITHOUT ROWID;
 
         CREATE VIRTUAL TABLE note_fts USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2');
+        -- Larger FTS5 leaf pages (default 1000 bytes): fewer b-tree entries to write for long notes.
+        INSERT INTO note_fts(note_fts, rank) VALUES ('pgsz', 4050);
         -- FTS rows are keyed by file id; they leave with their file.
         CREATE TRIGGER file_deleted_fts AFTER DELETE ON file BEGIN
             DELETE FROM note_fts WHERE rowid = old.id;

@@ -273,9 +273,11 @@ public final class Indexer {
                 path: file.path, fix: "if this is a note, remove the binary content or re-save it as UTF-8 text")
             return .parsed(emptyNote(finding), targets: [], hash: hash)
         }
-        let note = file.kind == .canvas
+        var note = file.kind == .canvas
             ? CanvasParser.parse(bytes, path: file.path)
             : NoteParser.parse(bytes, path: file.path, includeBodyText: options.fullText)
+        // Prepared for the full-text index here, on the worker threads, not on the single writer.
+        note.bodyText = note.bodyText.map(FullTextSegmenter.indexable)
         return .parsed(note, targets: resolver.resolveAll(note.links, from: file.path), hash: hash)
     }
 

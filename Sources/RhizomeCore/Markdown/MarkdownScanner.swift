@@ -501,7 +501,7 @@ private struct Scanner {
         if let doubled = find("//", from: index + 1, to: position) { position = doubled }
         while position > index + 1, bytes[position - 1] == UInt8(ascii: "/") { position -= 1 }
         guard position > index + 1, hasNonDigit, bytes[index + 1] != UInt8(ascii: "/"),
-              text(index + 1, position).contains(where: { !$0.isNumber }) else { return max(scanned, index + 1) }
+              bytes[(index + 1)..<position].contains(where: { $0 < 0x30 || $0 > 0x39 }) else { return max(scanned, index + 1) }
         content.tags.append(TagOccurrence(name: UnicodeNormalization.nfc(text(index + 1, position)), isFromFrontmatter: false, line: line, column: column(of: index)))
         return scanned
     }
