@@ -15,11 +15,7 @@ extension IndexStore {
 
     private func resolveNotePath(_ linkPath: String) throws -> FileRecord? {
         let key = LinkResolver<Int64>.resolveKey(ofLinkPath: linkPath)
-        let statement = try connection.prepare("SELECT id, path FROM file WHERE resolve_key = ?")
-        statement.bind(.text(key))
-        var candidates: [(path: String, id: Int64)] = []
-        while try statement.step() { candidates.append((statement.text(1), statement.int(0))) }
-        let resolver = LinkResolver(files: candidates)
+        let resolver = try resolver(forFilesIn: "SELECT id, path FROM file WHERE resolve_key = ?", [.text(key)])
         guard let match = resolver.resolve(linkPath: UnicodeNormalization.nfc(linkPath), from: "") else { return nil }
         return try file(id: match.id)
     }

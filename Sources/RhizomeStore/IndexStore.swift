@@ -1,3 +1,5 @@
+import RhizomeCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -110,6 +112,27 @@ public final class IndexStore {
 }
 
 extension IndexStore {
+    /// A resolver over the files a query selects; the query's columns are `id, path`. A link's target
+    /// depends only on files sharing its resolve key, so callers select just those when they can.
+    func resolver(forFilesIn sql: String, _ values: [SQLiteValue] = []) throws(StoreError) -> LinkResolver<Int64> {
+        let statement = try connection.prepare(sql)
+        statement.bind(values)
+        var files: [(path: String, id: Int64)] = []
+        while try statement.step() { files.append((statement.text(1), statement.int(0))) }
+        return LinkResolver(files: files)
+    }
+
+    /// A resolver over the files whose resolve key is one of `keys`.
+    func resolver(forKeys keys: some Sequence<String>) throws(StoreError) -> LinkResolver<Int64> {
+        var keyList = "["
+        for (index, key) in keys.enumerated() {
+            if index > 0 { keyList += "," }
+            JSONText.writeString(key, into: &keyList)
+        }
+        keyList += "]"
+        return try resolver(forFilesIn: "SELECT id, path FROM file WHERE resolve_key IN (SELECT value FROM json_each(?))", [.text(keyList)])
+    }
+
     func createSecondaryIndexes() throws(StoreError) {
         for index in IndexSchema.secondaryIndexes {
             try connection.execute("CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.definition)")

@@ -118,7 +118,7 @@ public final class Indexer {
             // A few changed files: resolve against just the files sharing their links' keys (a link's
             // target depends only on those), instead of loading every path in the vault.
             let isSmallChange = jobs.count <= options.candidateResolutionMaximumFiles
-            let resolver = isSmallChange ? LinkResolver<Int64>(files: []) : try loadResolver()
+            let resolver = isSmallChange ? LinkResolver<Int64>(files: []) : try store.resolver(forFilesIn: "SELECT id, path FROM file")
             phases.mark("load resolver")
             // A cold bulk load has nothing to cascade and only inserts ids it just created: foreign-key
             // checks are switched off for it (and back on after), and FTS5 merges segments once at the end.
@@ -308,12 +308,6 @@ public final class Indexer {
         return states
     }
 
-    private func loadResolver() throws -> LinkResolver<Int64> {
-        let statement = try store.connection.prepare("SELECT id, path FROM file")
-        var files: [(path: String, id: Int64)] = []
-        while try statement.step() { files.append((statement.text(1), statement.int(0))) }
-        return LinkResolver(files: files)
-    }
 
     /// Re-resolves parsed notes' links against a resolver holding only the candidate files for their keys.
     private func resolveAgainstCandidates(_ outcomes: [ParseOutcome], jobs: [ParseJob]) throws -> [ParseOutcome] {
@@ -323,13 +317,7 @@ public final class Indexer {
             keys.insert(LinkResolver<Int64>.resolveKey(ofFilePath: job.file.path))
             for link in note.links { keys.insert(LinkResolver<Int64>.resolveKey(ofLinkPath: link.path)) }
         }
-        let statement = try store.connection.prepare("SELECT id, path FROM file WHERE resolve_key IN (SELECT value FROM json_each(?))")
-        var keyList = ""
-        JSONText.write(.list(keys.sorted().map { FrontmatterNode(value: .string($0), line: 0, column: 0) }), into: &keyList)
-        statement.bind(.text(keyList))
-        var candidates: [(path: String, id: Int64)] = []
-        while try statement.step() { candidates.append((statement.text(1), statement.int(0))) }
-        let resolver = LinkResolver(files: candidates)
+        let resolver = try store.resolver(forKeys: keys)
         return zip(jobs, outcomes).map { job, outcome in
             guard case .parsed(let note, _, let hash) = outcome else { return outcome }
             return .parsed(note, targets: resolver.resolveAll(note.links, from: job.file.path), hash: hash)
@@ -373,11 +361,7 @@ public final class Indexer {
         guard try countPendingKeys() > 0 else { return 0 }
         let connection = store.connection
         return try connection.transaction {
-            let keys = try connection.prepare("SELECT link_key FROM pending_resolve").rows { $0.text(0) }
-            var candidates: [(path: String, id: Int64)] = []
-            let files = try connection.prepare("SELECT f.id, f.path FROM file f JOIN pending_resolve p ON f.resolve_key = p.link_key")
-            while try files.step() { candidates.append((files.text(1), files.int(0))) }
-            let resolver = LinkResolver(files: candidates)
+            let resolver = try store.resolver(forFilesIn: "SELECT f.id, f.path FROM file f JOIN pending_resolve p ON f.resolve_key = p.link_key")
             let links = try connection.prepare("""
                 SELECT l.source_id, l.ordinal, l.link_path, l.markdown_syntax, l.target_id, f.path
                 FROM link l JOIN file f ON f.id = l.source_id
@@ -395,7 +379,6 @@ public final class Indexer {
                 try update.bind(change.target.map { .integer($0) } ?? .null, .integer(change.source), .integer(change.ordinal)).run()
             }
             try connection.execute("DELETE FROM pending_resolve")
-            _ = keys
             return updates.count
         }
     }

@@ -90,29 +90,14 @@ struct FrontmatterProperties {
 
 /// The raw frontmatter text, for mapping value positions to file positions. Frontmatter starts at line 2.
 private struct RawYAML {
-    let bytes: [UInt8]
-    let lineStarts: [Int]
+    let lines: LineIndex
+    var bytes: [UInt8] { lines.bytes }
 
-    init(bytes: [UInt8]) {
-        self.bytes = bytes
-        var starts = [0]
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(index + 1) }
-        lineStarts = starts
-    }
+    init(bytes: [UInt8]) { lines = LineIndex(bytes, firstLine: 2) }
 
-    /// Byte offset of a file line and column (column in Unicode scalars).
-    func offset(line: Int, column: Int) -> Int? {
-        let lineIndex = line - 2
-        guard lineStarts.indices.contains(lineIndex) else { return nil }
-        var offset = lineStarts[lineIndex]
-        var scalars = 1
-        while scalars < column, offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") {
-            offset += 1
-            while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
-            scalars += 1
-        }
-        return offset
-    }
+    func offset(line: Int, column: Int) -> Int? { lines.offset(line: line, column: column) }
+
+    func position(of offset: Int) -> (Int, Int) { lines.position(of: offset) }
 
     func nextWikilinkOpening(from start: Int) -> Int? {
         var index = start
@@ -121,12 +106,5 @@ private struct RawYAML {
             index += 1
         }
         return nil
-    }
-
-    /// File line and column (1-based, Unicode scalars) of a byte offset.
-    func position(of offset: Int) -> (Int, Int) {
-        let lineIndex = (lineStarts.lastIndex { $0 <= offset }) ?? 0
-        let column = bytes[lineStarts[lineIndex]..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return (lineIndex + 2, column + 1)
     }
 }

@@ -2,8 +2,12 @@
 /// file, so that canvas links and tags carry file positions like those of notes.
 struct CanvasSourceMap {
     private let bytes: [UInt8]
+    private let lines: LineIndex
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        lines = LineIndex(bytes)
+    }
 
     /// Byte offset just after the opening quote of `key`'s string value in the node with `id`.
     /// Looks from the node's id to the next node's id, then back to the previous one (key order is free).
@@ -52,14 +56,7 @@ struct CanvasSourceMap {
     }
 
     func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        for position in 0..<offset where bytes[position] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = position + 1
-        }
-        let column = bytes[lineStart..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return (line, column + 1)
+        lines.position(of: offset)
     }
 
     // MARK: Helpers
