@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes vault files so that a crash, a full disk or a concurrent save never leaves a half-written or
+/// silently overwritten note: the new bytes go to a temporary file in the same folder, are flushed to
+/// disk, and then take the file's place in one step.
+///
+///     try AtomicFileWriter.replace(path, expecting: bytesWeRead, with: editedBytes)
+///     try AtomicFileWriter.create("\(vault)/Inbox/New note.md", bytes: Array(text.utf8))
+public enum AtomicFileWriter {
+    /// Replaces a file's content, keeping its permission bits (and owner, where allowed).
+    ///
+    /// A symlink is followed and its target rewritten; the link itself stays. Throws `.changedOnDisk`
+    /// and writes nothing when the file no longer holds `currentBytes` (someone saved it meanwhile).
+    public static func replace(_ path: String, expecting currentBytes: [UInt8], with newBytes: [UInt8]) throws(FileWriteError) {
+        let target = try resolvedTarget(path)
+        var status = stat()
+        guard stat(target, &status) == 0 else {
+            if errno == ENOENT { throw .changedOnDisk(path: path) }
+            throw .io(path: path, operation: "read the attributes of", reason: errnoDescription())
+        }
+        let temporary = try writeTemporaryFile(besides: target, bytes: newBytes, mode: status.st_mode & 0o7777) { descriptor in
+            _ = fchown(descriptor, status.st_uid, status.st_gid)  // only root may give files away; a failure is fine
+        }
+        do throws(FileWriteError) {
+            // Checked after the slow part, so the window for a concurrent save is as short as it can be.
+            switch FileReader.read(DiskPath(target), maxBytes: Int64(currentBytes.count)) {
+            case .success(let bytes) where bytes == currentBytes: break
+            case .success, .failure(.tooLarge), .failure(.unreadable(_, isGone: true)): throw .changedOnDisk(path: path)
+            case .failure(.unreadable(let reason, isGone: false)): throw .io(path: path, operation: "read", reason: reason)
+            }
+            guard rename(temporary, target) == 0 else { throw .io(path: path, operation: "replace", reason: errnoDescription()) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        syncDirectory(of: target)
+    }
+
+    /// Creates a new file (mode 0644 less the umask) and its missing parent folders (0755). Never
+    /// overwrites: throws `.alreadyExists` when anything, even a broken symlink, is at `path`.
+    public static func create(_ path: String, bytes: [UInt8]) throws(FileWriteError) {
+        try createParentFolders(of: path)
+        let temporary = try writeTemporaryFile(besides: path, bytes: bytes, mode: 0o644, applyingUmask: true)
+        defer { unlink(temporary) }
+        // link(2) fails if the name exists, so the new file appears complete or not at all.
+        guard link(temporary, path) != 0 else { return syncDirectory(of: path) }
+        let linkError = errno
+        if linkError == EEXIST { throw .alreadyExists(path: path) }
+        guard [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV].contains(linkError) else {
+            throw .io(path: path, operation: "create", reason: String(cString: strerror(linkError)))
+        }
+        // A file system without hard links (FAT, some network shares): exclusive create, then write.
+        try writeExclusively(path, bytes: bytes)
+        syncDirectory(of: path)
+    }
+
+    // MARK: - Private helpers
+
+    /// The file a symlink points to (resolved fully), or `path` itself.
+    private static func resolvedTarget(_ path: String) throws(FileWriteError) -> String {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { throw .changedOnDisk(path: path) }
+            throw .io(path: path, operation: "read the attributes of", reason: errnoDescription())
+        }
+        guard status.st_mode & S_IFMT == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw .io(path: path, operation: "resolve the symlink", reason: errnoDescription())
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Writes `bytes` to a new `.<name>.rhizome-<pid>-<random>.tmp` beside `path` and flushes it to
+    /// disk. Returns its path; removes it on failure.
+    private static func writeTemporaryFile(
+        besides path: String, bytes: [UInt8], mode: mode_t, applyingUmask: Bool = false,
+        prepare: (Int32) -> Void = { _ in }
+    ) throws(FileWriteError) -> String {
+        let (folder, name) = split(path)
+        var descriptor: Int32 = -1
+        var temporary = ""
+        for _ in 0..<16 where descriptor < 0 {
+            temporary = "\(folder)/.\(name).rhizome-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 36)).tmp"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            guard descriptor >= 0 || errno == EEXIST else {
+                throw .io(path: path, operation: "create a temporary file beside", reason: errnoDescription())
+            }
+        }
+        guard descriptor >= 0 else { throw .io(path: path, operation: "create a temporary file beside", reason: "too many name clashes") }
+        do throws(FileWriteError) {
+            // open(2) applies the umask; a replacement must keep the original's exact bits.
+            if !applyingUmask, fchmod(descriptor, mode) != 0 {
+                throw .io(path: path, operation: "set the permissions of the temporary file for", reason: errnoDescription())
+            }
+            prepare(descriptor)
+            try writeAll(descriptor, bytes, path: path)
+            guard fsync(descriptor) == 0 else { throw .io(path: path, operation: "flush to disk", reason: errnoDescription()) }
+            guard close(descriptor) == 0 else {
+                descriptor = -1
+                throw .io(path: path, operation: "close", reason: errnoDescription())
+            }
+        } catch {
+            if descriptor >= 0 { close(descriptor) }
+            unlink(temporary)
+            throw error
+        }
+        return temporary
+    }
+
+    private static func writeExclusively(_ path: String, bytes: [UInt8]) throws(FileWriteError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { throw .alreadyExists(path: path) }
+            throw .io(path: path, operation: "create", reason: errnoDescription())
+        }
+        do throws(FileWriteError) {
+            try writeAll(descriptor, bytes, path: path)
+            guard fsync(descriptor) == 0 else { throw .io(path: path, operation: "flush to disk", reason: errnoDescription()) }
+            close(descriptor)
+        } catch {
+            close(descriptor)
+            unlink(path)  // ours: O_EXCL made it
+            throw error
+        }
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(FileWriteError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw .io(path: path, operation: "write", reason: count < 0 ? errnoDescription() : "no progress") }
+            written += count
+        }
+    }
+
+    /// `mkdir -p` for the folder of `path`.
+    private static func createParentFolders(of path: String) throws(FileWriteError) {
+        let folder = split(path).folder
+        var prefix = folder.hasPrefix("/") ? "" : "."
+        for component in folder.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+                throw .io(path: prefix, operation: "create the folder", reason: errnoDescription())
+            }
+        }
+    }
+
+    /// Makes a rename or link durable. Best effort: the new content is already in place, and some file
+    /// systems cannot sync folders.
+    private static func syncDirectory(of path: String) {
+        let descriptor = open(split(path).folder, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}
+
+/// Why a file could not be written. In every case the file on disk is as it was before.
+public enum FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file no longer holds the bytes Rhizome read (edited, moved or deleted meanwhile).
+    case changedOnDisk(path: String)
+    /// Something is already at the path of a file being created.
+    case alreadyExists(path: String)
+    /// A system call failed; `reason` is the system's message.
+    case io(path: String, operation: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .changedOnDisk(let path):
+            return "\(path) changed on disk since Rhizome read it (saved, moved or deleted meanwhile), so nothing was written. Run the command again."
+        case .alreadyExists(let path):
+            return "\(path) already exists, so nothing was written (Rhizome never overwrites a file it creates). Choose another name or remove the existing file."
+        case .io(let path, let operation, let reason):
+            return "could not \(operation) \(path): \(reason). The file was left as it was; check that the folder exists and is writable, and that the disk has space."
+        }
+    }
+}
