@@ -24,8 +24,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        // The domain: vault walking, markdown and frontmatter parsing, link resolution. No storage.
-        .target(name: "RhizomeCore", dependencies: ["CYAML"]),
+        // The domain: vault walking, markdown and frontmatter parsing, link resolution, schemas. No storage.
+        // The built-in schemas in Schemas/ are compiled in by the EmbedSchemas plugin.
+        .target(name: "RhizomeCore", dependencies: ["CYAML"], plugins: ["EmbedSchemas"]),
         // The SQLite index: schema, incremental indexer, graph queries.
         .target(name: "RhizomeStore", dependencies: ["RhizomeCore", "CSQLite"]),
         // Command-line interface as a library, so tests drive it in-process.
@@ -37,6 +38,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "rhizome", dependencies: ["RhizomeCLI"]),
+        // Build-time only: writes Schemas/ into RhizomeCore as BuiltInSchemaFiles.swift.
+        .executableTarget(name: "schema-embedder", path: "Sources/SchemaEmbedder"),
+        .plugin(
+            name: "EmbedSchemas",
+            capability: .buildTool(),
+            dependencies: ["schema-embedder"],
+            path: "Sources/EmbedSchemasPlugin"
+        ),
         .executableTarget(
             name: "rhizome-benchmark",
             dependencies: ["RhizomeCore", "RhizomeStore"],
