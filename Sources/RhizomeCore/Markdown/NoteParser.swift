@@ -15,6 +15,8 @@ public struct ParsedNote: Sendable {
     public var findings: [Finding]
     /// The body text after the frontmatter (for full-text search); nil when not requested.
     public var bodyText: String?
+    /// The note checked against the schemas in effect (its findings are also in `findings`); nil when not checked.
+    public var schemaCheck: NoteCheck?
 
     public init(
         frontmatter: Frontmatter? = nil, links: [LinkOccurrence] = [], tags: [TagOccurrence] = [], headings: [Heading] = [],

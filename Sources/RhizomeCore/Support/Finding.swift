@@ -61,4 +61,46 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case duplicatePath = "duplicate-path"
     case invalidCanvas = "invalid-canvas"
     case invalidTagValue = "invalid-tag-value"
+
+    // Schema validation (per note).
+    case schemaUnavailable = "schema-unavailable"
+    case unknownType = "unknown-type"
+    case missingFrontmatter = "missing-frontmatter"
+    case missingRequired = "missing-required"
+    case wrongType = "wrong-type"
+    case notInEnum = "not-in-enum"
+    case constMismatch = "const-mismatch"
+    case patternMismatch = "pattern-mismatch"
+    case invalidFormat = "invalid-format"
+    case outOfRange = "out-of-range"
+    case invalidLength = "invalid-length"
+    case invalidItemCount = "invalid-item-count"
+    case duplicateItems = "duplicate-items"
+    case unknownKey = "unknown-key"
+    case idMismatch = "id-mismatch"
+    case legacyKey = "legacy-key"
+    case unquotedLink = "unquoted-link"
+    // Schema validation (across the vault).
+    case duplicateID = "duplicate-id"
+    case brokenReference = "broken-reference"
+    case ambiguousReference = "ambiguous-reference"
+    case wrongReferenceType = "wrong-reference-type"
+
+    /// Codes about frontmatter and schemas: what `rhizome validate` reports.
+    public var isValidationCode: Bool {
+        switch self {
+        case .invalidYAML, .unclosedFrontmatter, .frontmatterNotMapping, .duplicateKey, .invalidTagValue: return true
+        default: return Self.schemaCodes.contains(self)
+        }
+    }
+
+    /// Codes produced by schema validation.
+    public static let schemaCodes: Set<FindingCode> = [
+        .schemaUnavailable, .unknownType, .missingFrontmatter, .missingRequired, .wrongType, .notInEnum, .constMismatch,
+        .patternMismatch, .invalidFormat, .outOfRange, .invalidLength, .invalidItemCount, .duplicateItems, .unknownKey,
+        .idMismatch, .legacyKey, .unquotedLink, .duplicateID, .brokenReference, .ambiguousReference, .wrongReferenceType,
+    ]
+
+    /// Codes computed across the whole vault (recomputed after every change).
+    public static let vaultCodes: Set<FindingCode> = [.duplicateID, .brokenReference, .ambiguousReference, .wrongReferenceType]
 }

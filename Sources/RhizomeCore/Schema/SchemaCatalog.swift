@@ -1,0 +1,112 @@
+/// The schemas in effect for a vault: the built-in set, overridden and extended by the vault's own
+/// folder, plus the vault config. Decides which type a note has.
+public struct SchemaCatalog: Sendable {
+    public let config: VaultConfig
+    /// Sorted by type.
+    public let schemas: [NoteSchema]
+    /// Changes whenever a schema file or the config changes: stored validation results are only
+    /// reused while it stays the same.
+    public let fingerprint: String
+    private let indexByType: [String: Int]
+    private let indexByMatchValue: [String: Int]
+
+    public init(schemas: [NoteSchema], config: VaultConfig, fingerprint: String) {
+        self.schemas = schemas.sorted { $0.type < $1.type }
+        self.config = config
+        self.fingerprint = fingerprint
+        var byType: [String: Int] = [:]
+        var byValue: [String: Int] = [:]
+        for (index, schema) in self.schemas.enumerated() {
+            byType[schema.type] = index
+            for value in schema.matchValues where byValue[value] == nil { byValue[value] = index }
+        }
+        indexByType = byType
+        indexByMatchValue = byValue
+    }
+
+    /// The built-in schemas alone, with the default config (no vault).
+    public static func builtIn() throws(SchemaError) -> SchemaCatalog {
+        var fingerprintInput = ""
+        let schemas = try loadBuiltIns(fingerprintInput: &fingerprintInput)
+        return SchemaCatalog(schemas: Array(schemas.values), config: VaultConfig(), fingerprint: fingerprint(of: fingerprintInput))
+    }
+
+    /// Loads the config, the built-in schemas and the vault's schema folder.
+    public static func load(vaultRoot: String) throws(SchemaError) -> SchemaCatalog {
+        let config = try VaultConfig.load(vaultRoot: vaultRoot)
+        var fingerprintInput = "config\u{0}" + (config.sourceText ?? "") + "\u{0}"
+        var schemas = try loadBuiltIns(fingerprintInput: &fingerprintInput)
+        let folder = vaultRoot + "/" + config.schemaFolder
+        var vaultTypes: [String: String] = [:]
+        for name in try SchemaFileAccess.schemaFileNames(in: folder) {
+            let path = folder + "/" + name
+            guard let text = try SchemaFileAccess.readIfPresent(path) else { continue }
+            let relative = config.schemaFolder + "/" + name
+            let schema = try NoteSchema.load(text: text, file: relative, isBuiltIn: false)
+            if let other = vaultTypes[schema.type] {
+                throw SchemaError(
+                    .duplicateType, file: relative, line: 1,
+                    message: "the type `\(schema.type)` is also declared by \(other)", fix: "remove or rename one of the two files")
+            }
+            vaultTypes[schema.type] = relative
+            schemas[schema.type] = schema
+            fingerprintInput += relative + "\u{0}" + text + "\u{0}"
+        }
+        return SchemaCatalog(schemas: Array(schemas.values), config: config, fingerprint: fingerprint(of: fingerprintInput))
+    }
+
+    private static func loadBuiltIns(fingerprintInput: inout String) throws(SchemaError) -> [String: NoteSchema] {
+        var schemas: [String: NoteSchema] = [:]
+        for file in BuiltInSchemaFiles.files {
+            let schema = try NoteSchema.load(text: file.text, file: "built-in:" + file.name, isBuiltIn: true)
+            schemas[schema.type] = schema
+            fingerprintInput += file.name + "\u{0}" + file.text + "\u{0}"
+        }
+        return schemas
+    }
+
+    private static func fingerprint(of input: String) -> String {
+        String(ContentHash.hex(of: Array(input.utf8)).prefix(16))
+    }
+
+    public func schema(forType type: String) -> NoteSchema? {
+        indexByType[type].map { schemas[$0] }
+    }
+
+    /// The schema a `type:` value means: the config's mapping, a type's name, or one of its `match.values`.
+    public func schema(forTypeValue value: String) -> NoteSchema? {
+        let mapped = config.typeMappings[value] ?? value
+        if let index = indexByType[mapped] ?? indexByMatchValue[mapped] { return schemas[index] }
+        return nil
+    }
+
+    /// How a note is typed: by its `type:` property, else by the first schema whose `match.paths`
+    /// matches its path (vault schemas before built-in ones, then by type name).
+    public func classify(_ frontmatter: Frontmatter?, path: String) -> NoteTyping {
+        if let node = frontmatter?["type"], node.value != .null {
+            guard let value = node.value.scalarText, case .string = node.value else {
+                return NoteTyping(declaredType: nil, declaredNode: node, schema: nil, matchedBy: .invalidTypeValue)
+            }
+            return NoteTyping(declaredType: value, declaredNode: node, schema: schema(forTypeValue: value), matchedBy: .typeProperty)
+        }
+        for schema in schemas.filter({ !$0.isBuiltIn }) + schemas.filter(\.isBuiltIn)
+        where schema.matchPaths.contains(where: { $0.matches(path) }) {
+            return NoteTyping(declaredType: nil, declaredNode: nil, schema: schema, matchedBy: .path)
+        }
+        return NoteTyping(declaredType: nil, declaredNode: nil, schema: nil, matchedBy: .none)
+    }
+}
+
+/// Which type a note has, and why.
+public struct NoteTyping: Sendable {
+    public enum Reason: String, Sendable {
+        case typeProperty = "type-property", path, invalidTypeValue = "invalid-type-value", none
+    }
+
+    /// The note's `type:` value, if it has one.
+    public var declaredType: String?
+    public var declaredNode: FrontmatterNode?
+    /// The schema it is checked against; nil for an unknown or absent type.
+    public var schema: NoteSchema?
+    public var matchedBy: Reason
+}

@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A vault's Rhizome settings, from `.rhizome/config.yaml` (all optional; absent file = defaults).
+public struct VaultConfig: Sendable {
+    /// The newest config version this Rhizome reads.
+    public static let supportedVersion = 1
+    /// Where the config lives, relative to the vault.
+    public static let relativePath = ".rhizome/config.yaml"
+    static let keys = ["version", "schemas", "exclude", "types"]
+
+    /// The vault's schema folder, vault-relative.
+    public var schemaFolder = ".rhizome/schemas"
+    /// Notes that `validate` and `fix` leave alone (templates, archives).
+    public var exclude: [PathGlob] = []
+    /// `type:` values that mean a schema type (`meeting: session`).
+    public var typeMappings: [String: String] = [:]
+    /// The file's text, part of the schema fingerprint; nil when there is no config file.
+    public var sourceText: String?
+
+    public init() {}
+
+    /// Whether validation leaves `path` alone.
+    public func isExcluded(_ path: String) -> Bool {
+        exclude.contains { $0.matches(path) }
+    }
+
+    /// Reads `.rhizome/config.yaml` under `vaultRoot`; defaults when it does not exist.
+    public static func load(vaultRoot: String) throws(SchemaError) -> VaultConfig {
+        let path = vaultRoot + "/" + relativePath
+        guard let text = try SchemaFileAccess.readIfPresent(path) else { return VaultConfig() }
+        return try parse(text, file: path)
+    }
+
+    /// Parses a config file's text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(SchemaError) -> VaultConfig {
+        var config = VaultConfig()
+        config.sourceText = text
+        let root: FrontmatterNode
+        switch YAMLParser.parse(text) {
+        case .failure(let error):
+            throw SchemaError(.invalidConfig, file: file, line: error.line, column: error.column, message: "invalid YAML: \(error.message)")
+        case .success(nil):
+            return config
+        case .success(let node?):
+            root = node
+        }
+        guard case .map(let entries) = root.value else {
+            throw SchemaError(.invalidConfig, file: file, line: root.line, column: root.column, message: "the config must be `key: value` lines", fix: "see Schemas/README.md")
+        }
+        let reader = SchemaNodeReader(file: file)
+        if let versionEntry = entries.last(where: { $0.key == "version" }) {
+            guard case .number(let value, _) = versionEntry.value.value, value >= 1, value.rounded() == value else {
+                throw SchemaError(.invalidConfig, file: file, line: versionEntry.value.line, column: versionEntry.value.column, message: "`version` must be a whole number", fix: "write `version: 1`")
+            }
+            guard Int(value) <= supportedVersion else {
+                throw SchemaError(
+                    .newerVersion, file: file, line: versionEntry.value.line, column: versionEntry.value.column,
+                    message: "config version \(Int(value)) is newer than this Rhizome understands (\(supportedVersion))",
+                    fix: "update Rhizome, or write the config in version \(supportedVersion)")
+            }
+        }
+        for entry in entries {
+            do throws(SchemaError) {
+                switch entry.key {
+                case "version": break
+                case "schemas": config.schemaFolder = try reader.string(entry).trimmingSlashes
+                case "exclude": config.exclude = try reader.stringList(entry).map(PathGlob.init)
+                case "types":
+                    for mapping in try reader.mapping(entry.value, what: "`types`") {
+                        config.typeMappings[mapping.key] = try reader.string(mapping)
+                    }
+                default:
+                    throw SchemaError(
+                        .invalidConfig, file: file, line: entry.keyLine, column: entry.keyColumn,
+                        message: "unknown config key `\(entry.key)`", fix: "use only: " + keys.joined(separator: ", "))
+                }
+            } catch {
+                var relabelled = error
+                if relabelled.kind == .invalidSchema { relabelled.kind = .invalidConfig }
+                throw relabelled
+            }
+        }
+        return config
+    }
+}
+
+/// Reading schema and config files: missing is fine, unreadable is an error.
+enum SchemaFileAccess {
+    static func readIfPresent(_ path: String) throws(SchemaError) -> String? {
+        guard access(path, F_OK) == 0 else { return nil }
+        switch FileReader.read(DiskPath(path), maxBytes: 1 << 20) {
+        case .success(let bytes):
+            return String(decoding: bytes, as: UTF8.self)
+        case .failure(.tooLarge(let size)):
+            throw SchemaError(.unreadable, file: path, message: "the file is \(size) bytes; schema and config files are limited to 1 MiB")
+        case .failure(.unreadable(let reason, _)):
+            throw SchemaError(.unreadable, file: path, message: "cannot read the file: \(reason)", fix: "check its permissions")
+        }
+    }
+
+    /// Names of the `.yaml`, `.yml` and `.json` files in `folder`, sorted; empty when it does not exist.
+    static func schemaFileNames(in folder: String) throws(SchemaError) -> [String] {
+        guard access(folder, F_OK) == 0 else { return [] }
+        guard let directory = opendir(folder) else {
+            throw SchemaError(.unreadable, file: folder, message: "cannot read the schema folder: \(String(cString: strerror(errno)))", fix: "check its permissions")
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard !name.hasPrefix(".") else { continue }
+            if name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json") { names.append(name) }
+        }
+        return names.sorted()
+    }
+}
+
+extension String {
+    var trimmingSlashes: String {
+        var text = self
+        while text.hasPrefix("./") { text.removeFirst(2) }
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}
