@@ -8,13 +8,15 @@ final class BatchWriter {
     private let deleteFullText: SQLiteStatement
     private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertFinding, insertFullText: SQLiteStatement
     private let updateFile, touchFile, forgetHash: SQLiteStatement
+    private let insertNoteType, insertReferenceValue: SQLiteStatement
 
     init(connection: SQLiteConnection, fullText: Bool) throws(StoreError) {
         self.connection = connection
         self.fullText = fullText
         var deletes: [SQLiteStatement] = []
         for table in ["link WHERE source_id", "tag WHERE file_id", "heading WHERE file_id", "block WHERE file_id", "task WHERE file_id",
-                      "alias WHERE file_id", "property WHERE file_id", "finding WHERE file_id"] {
+                      "alias WHERE file_id", "property WHERE file_id", "note_type WHERE file_id", "reference_value WHERE file_id",
+                      "finding WHERE file_id"] {  // `finding` stays last: recordUnreadable clears only it
             deletes.append(try connection.prepare("DELETE FROM \(table) = ?"))
         }
         deleteChildren = deletes
@@ -38,6 +40,12 @@ final class BatchWriter {
             """)
         touchFile = try connection.prepare("UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ? WHERE id = ?")
         forgetHash = try connection.prepare("UPDATE file SET content_hash = NULL WHERE id = ?")
+        insertNoteType = try connection.prepare("""
+            INSERT INTO note_type(file_id, declared_type, schema_type, id_value, id_line, id_col) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        insertReferenceValue = try connection.prepare("""
+            INSERT INTO reference_value(file_id, ordinal, key, value, target_type, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
     }
 
     /// Replaces everything stored about one file with `note`.
@@ -123,6 +131,7 @@ final class BatchWriter {
             }
         }
         try insertFindings(note.findings, fileID: id)
+        if let check = note.schemaCheck { try writeSchemaCheck(check, fileID: id) }
         if fullText, let body = note.bodyText {
             let title = ([VaultPath.displayName(of: path)] + note.aliases).joined(separator: "\n")
             // The body was segmented for FTS by the parse workers (Indexer.parse); the short title is done here.
@@ -146,6 +155,20 @@ final class BatchWriter {
         try deleteChildren[deleteChildren.count - 1].bind(.integer(fileID)).run()
         try insertFindings([finding], fileID: fileID)
         try forgetHash.bind(.integer(fileID)).run()
+    }
+
+    private func writeSchemaCheck(_ check: NoteCheck, fileID id: Int64) throws(StoreError) {
+        guard check.declaredType != nil || check.schemaType != nil else { return }
+        try insertNoteType.bind(
+            .integer(id), check.declaredType.sqlite, check.schemaType.sqlite, check.id.map { .text($0.value) } ?? .null,
+            check.id.map { .integer(Int64($0.line)) } ?? .null, check.id.map { .integer(Int64($0.column)) } ?? .null
+        ).run()
+        for (ordinal, reference) in check.references.enumerated() {
+            try insertReferenceValue.bind(
+                .integer(id), .integer(Int64(ordinal)), .text(reference.key), .text(reference.value), reference.targetType.sqlite,
+                .integer(Int64(reference.line)), .integer(Int64(reference.column))
+            ).run()
+        }
     }
 
     private func insertFindings(_ findings: [Finding], fileID: Int64) throws(StoreError) {

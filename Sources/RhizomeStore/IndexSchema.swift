@@ -5,7 +5,7 @@
 /// a migration that changes what is extracted bumps `parserVersion` so the next run re-reads every file.
 enum IndexSchema {
     /// The schema version this build writes (`PRAGMA user_version`).
-    static let version = 1
+    static let version = 2
     /// Bump when parsing or resolution changes what is stored for unchanged files: forces a full re-read.
     static let parserVersion = "3"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions
 
@@ -15,6 +15,7 @@ enum IndexSchema {
         ("link_source", "link(source_id, ordinal)"),
         ("link_target", "link(target_id)"),
         ("link_key", "link(link_key)"),
+        ("link_property", "link(property_key) WHERE kind = 'property'"),
         ("tag_file", "tag(file_id)"),
         ("tag_name_key", "tag(name_key)"),
         ("heading_file", "heading(file_id)"),
@@ -165,6 +166,41 @@ enum IndexSchema {
             FROM property p JOIN file f ON f.id = p.file_id;
         CREATE VIEW findings AS
             SELECT path, code, severity, message, line, col AS "column", fix FROM finding;
+        """,
+        // 2: schemas. Each note's type and id, the id values of its reference fields, and reference edges
+        // (links of kind `property` with `via_reference = 1`, recomputed across the vault after each change).
+        """
+        ALTER TABLE link ADD COLUMN via_reference INTEGER NOT NULL DEFAULT 0;
+
+        CREATE TABLE note_type (
+            file_id INTEGER PRIMARY KEY REFERENCES file(id) ON DELETE CASCADE,
+            declared_type TEXT,
+            schema_type TEXT,
+            id_value TEXT,
+            id_line INTEGER,
+            id_col INTEGER
+        );
+        CREATE INDEX note_type_id ON note_type(id_value);
+
+        CREATE TABLE reference_value (
+            file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            target_type TEXT,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL
+        );
+        CREATE INDEX reference_value_file ON reference_value(file_id);
+
+        DROP VIEW links;
+        CREATE VIEW links AS
+            SELECT s.path AS source, t.path AS target, l.link_path, l.subpath, l.display, l.kind, l.property_key,
+                   l.line, l.col AS "column", l.target_id IS NOT NULL AS resolved, l.via_reference AS reference
+            FROM link l JOIN file s ON s.id = l.source_id LEFT JOIN file t ON t.id = l.target_id;
+        CREATE VIEW note_types AS
+            SELECT f.path, n.declared_type, n.schema_type AS type, n.id_value AS id
+            FROM note_type n JOIN file f ON f.id = n.file_id;
         """,
     ]
 }

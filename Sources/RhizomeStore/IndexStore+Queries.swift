@@ -274,7 +274,6 @@ extension IndexStore {
             lastIndexedAt: statement.optionalText(9))
     }
 
-    /// Stored findings (per file and vault-wide), most severe first.
     /// Stored findings (per file and vault-wide), most severe first. With a file: its own findings and the
     /// walk's findings about its path (a name that is not UTF-8, a duplicate path).
     public func findings(fileID: Int64? = nil, path: String? = nil) throws -> [Finding] {

@@ -37,7 +37,12 @@ public final class Indexer {
         if scan.files.isEmpty && scan.uncertainPaths.isEmpty && previous.count >= options.emptyVaultGuardMinimumFiles {
             throw VaultError.emptiedVault(path: vaultRoot, indexedFiles: previous.count, databasePath: store.databasePath)
         }
-        let forceReparse = try store.metaValue("parser_version") != IndexSchema.parserVersion
+        // Schemas: notes are checked while parsed; a change of schemas or config re-checks every note.
+        let schemas = loadSchemas()
+        var scanFindings = scan.findings
+        if let problem = schemas.problem { scanFindings.append(problem) }
+        let schemaFingerprintChanged = try store.metaValue("schema_fingerprint") != schemas.fingerprint
+        let forceReparse = try store.metaValue("parser_version") != IndexSchema.parserVersion || schemaFingerprintChanged
 
         // Diff the walk against the index.
         var added: [ScannedFile] = []
@@ -60,12 +65,12 @@ public final class Indexer {
         let removed = previous.values.filter { !seen.contains($0.path) && !scan.isUncertain($0.path) }
         phases.mark("walk + load state")
         let pendingKeyCount = try countPendingKeys()
-        let scanFindingsChanged = try storedScanFindings() != Set(scan.findings.map(\.diagnosticDescription))
+        let scanFindingsChanged = try storedScanFindings() != Set(scanFindings.map(\.diagnosticDescription))
 
         var report = IndexReport()
         report.added = added.count
         report.removed = removed.count
-        report.findings = scan.findings
+        report.findings = scanFindings
 
         if added.isEmpty && removed.isEmpty && changed.isEmpty && pendingKeyCount == 0 && !scanFindingsChanged {
             report.unchanged = unchanged
@@ -101,7 +106,7 @@ public final class Indexer {
                     newIDs[file.path] = connection.lastInsertRowID
                     try markPending.bind(.text(key)).run()
                 }
-                if scanFindingsChanged { try replaceScanFindings(scan.findings) }
+                if scanFindingsChanged { try replaceScanFindings(scanFindings) }
             }
         }
 
@@ -136,13 +141,14 @@ public final class Indexer {
             let batchSize = max(1, options.batchSize)
             let batches = stride(from: 0, to: jobs.count, by: batchSize).map { Array(jobs[$0..<min($0 + batchSize, jobs.count)]) }
             // Parse batch k+1 on the worker threads while this thread writes batch k.
-            var upcoming = BackgroundParse(batches[0], resolver: resolver, options: options)
+            let checker = schemas.checker
+            var upcoming = BackgroundParse(batches[0], resolver: resolver, checker: checker, options: options)
             var done = 0
             for (number, batch) in batches.enumerated() {
                 var outcomes = upcoming.wait()
                 phases.mark("parse (waiting)")
                 if isSmallChange { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch) }
-                if number + 1 < batches.count { upcoming = BackgroundParse(batches[number + 1], resolver: resolver, options: options) }
+                if number + 1 < batches.count { upcoming = BackgroundParse(batches[number + 1], resolver: resolver, checker: checker, options: options) }
                 try connection.transaction {
                     for (job, outcome) in zip(batch, outcomes) {
                         switch outcome {
@@ -178,7 +184,13 @@ public final class Indexer {
         // On a cold index every link was written (and resolved) in this run: nothing older to re-resolve.
         report.relinked = isColdIndex ? try clearPendingKeys() : try reresolvePendingLinks(skipping: parsedIDs)
         phases.mark("re-resolve")
-        if forceReparse { try store.setMeta("parser_version", IndexSchema.parserVersion) }
+        // (4) Across the vault: duplicate ids and reference fields (edges and findings), from what step 2 stored.
+        report.referenceEdges = try VaultChecks(connection: connection, catalog: schemas.checker?.catalog).run()
+        phases.mark("vault checks")
+        if forceReparse {
+            try store.setMeta("parser_version", IndexSchema.parserVersion)
+            try store.setMeta("schema_fingerprint", schemas.fingerprint)
+        }
         try store.setMeta("last_indexed_at", ISO8601DateFormatter().string(from: Date()))
         report.unchanged = unchanged
         try fillTotals(&report)
@@ -208,10 +220,10 @@ public final class Indexer {
         private let box = Box()
         private let group = DispatchGroup()
 
-        init(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, options: IndexOptions) {
+        init(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, checker: NoteChecker?, options: IndexOptions) {
             let box = self.box
             DispatchQueue.global(qos: .userInitiated).async(group: group) {
-                box.outcomes = Indexer.parse(jobs, resolver: resolver, options: options)
+                box.outcomes = Indexer.parse(jobs, resolver: resolver, checker: checker, options: options)
             }
         }
 
@@ -226,7 +238,7 @@ public final class Indexer {
     }
 
     /// Parses `jobs` on all cores; results are in the same order.
-    static func parse(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, options: IndexOptions) -> [ParseOutcome] {
+    static func parse(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, checker: NoteChecker?, options: IndexOptions) -> [ParseOutcome] {
         let buffer = OutcomeBuffer(pointer: .allocate(capacity: jobs.count))
         buffer.pointer.initialize(repeating: nil)
         defer {
@@ -238,14 +250,14 @@ public final class Indexer {
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
             while index < jobs.count {
-                buffer.pointer[index] = parse(jobs[index], resolver: resolver, options: options)
+                buffer.pointer[index] = parse(jobs[index], resolver: resolver, checker: checker, options: options)
                 index += workers
             }
         }
         return buffer.pointer.map { $0! }
     }
 
-    static func parse(_ job: ParseJob, resolver: LinkResolver<Int64>, options: IndexOptions) -> ParseOutcome {
+    static func parse(_ job: ParseJob, resolver: LinkResolver<Int64>, checker: NoteChecker?, options: IndexOptions) -> ParseOutcome {
         let file = job.file
         guard file.kind.isParsed else { return .attachment }
         let bytes: [UInt8]
@@ -276,6 +288,11 @@ public final class Indexer {
         var note = file.kind == .canvas
             ? CanvasParser.parse(bytes, path: file.path)
             : NoteParser.parse(bytes, path: file.path, includeBodyText: options.fullText)
+        if let checker, file.kind == .note {
+            let check = checker.check(note.frontmatter, path: file.path)
+            note.findings += check.findings
+            note.schemaCheck = check
+        }
         // Prepared for the full-text index here, on the worker threads, not on the single writer.
         note.bodyText = note.bodyText.map(FullTextSegmenter.indexable)
         return .parsed(note, targets: resolver.resolveAll(note.links, from: file.path), hash: hash)
@@ -283,6 +300,35 @@ public final class Indexer {
 
     private static func emptyNote(_ finding: Finding) -> ParsedNote {
         ParsedNote(findings: [finding])
+    }
+
+    // MARK: Schemas
+
+    private struct LoadedSchemas {
+        var checker: NoteChecker?
+        /// Why notes are not checked, as a vault-level finding.
+        var problem: Finding?
+        var fingerprint: String
+    }
+
+    private func loadSchemas() -> LoadedSchemas {
+        switch options.schemas {
+        case .none:
+            return LoadedSchemas(checker: nil, problem: nil, fingerprint: "none")
+        case .catalog(let catalog):
+            return LoadedSchemas(checker: NoteChecker(catalog: catalog), problem: nil, fingerprint: catalog.fingerprint)
+        case .vault:
+            do {
+                let catalog = try SchemaCatalog.load(vaultRoot: vaultRoot)
+                return LoadedSchemas(checker: NoteChecker(catalog: catalog), problem: nil, fingerprint: catalog.fingerprint)
+            } catch {
+                let finding = Finding(
+                    code: .schemaUnavailable, severity: .error,
+                    message: "schemas could not be loaded, so notes were not validated: \(error.message) [\(error.code)]",
+                    path: error.file, line: error.line, column: error.column, fix: error.fix ?? "correct the file (see Schemas/README.md)")
+                return LoadedSchemas(checker: nil, problem: finding, fingerprint: "unavailable:" + error.description)
+            }
+        }
     }
 
     // MARK: State
@@ -452,10 +498,22 @@ public struct IndexOptions: Sendable {
     public var candidateResolutionMaximumFiles = 256
     /// Vault-relative paths the walk leaves out (an index file kept inside the vault).
     public var excludedPaths: Set<String> = []
+    /// Which schemas notes are checked against while indexed.
+    public var schemas: SchemaSource = .vault
     /// Print wall time per phase to standard error (`RHIZOME_TRACE_PHASES=1`).
     public var tracePhases = ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1"
 
     public init() {}
+}
+
+/// Where an indexing run takes its schemas from.
+public enum SchemaSource: Sendable {
+    /// The built-in schemas and the vault's own (`.rhizome/`); a broken schema file becomes a finding.
+    case vault
+    /// No schema checks.
+    case none
+    /// A catalog loaded by the caller.
+    case catalog(SchemaCatalog)
 }
 
 /// Progress of a long run, for a terminal progress line.
@@ -477,6 +535,8 @@ public struct IndexReport: Sendable, Codable, Equatable {
     public var unresolvedLinks = 0
     /// Links in unchanged notes whose target changed because files were added, removed or renamed.
     public var relinked = 0
+    /// Edges from reference fields whose values are ids (`project: rhizome`), after the run.
+    public var referenceEdges = 0
     public var findingsTotal = 0
     public var milliseconds: Double = 0
     /// Problems met in this run (unreadable files or folders, broken symlinks, oversized files).
