@@ -14,7 +14,8 @@ public struct RhizomeCommand: ParsableCommand {
             IndexCommand.self, StatsCommand.self, NoteCommand.self, LinksCommand.self, BacklinksCommand.self,
             UnresolvedCommand.self, OrphansCommand.self, DeadendsCommand.self, TagsCommand.self, TasksCommand.self,
             PropertiesCommand.self, SearchCommand.self, NeighborsCommand.self, PathCommand.self, GraphCommand.self,
-            SQLCommand.self, FindingsCommand.self,
+            SQLCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
+            SchemaCommand.self, TypesCommand.self,
         ])
 
     public init() {}
@@ -129,6 +130,14 @@ public enum CLI {
             return (error.code, error.description, .internalFailure)
         case let error as CLIError:
             return (error.code, error.description, .usage)
+        case let error as SchemaError:
+            return (error.code, error.description, .usage)
+        case let error as FileWriteError:
+            switch error {
+            case .changedOnDisk: return ("file-changed-on-disk", error.description, .internalFailure)
+            case .alreadyExists: return ("file-exists", error.description, .usage)
+            case .io: return ("file-write-failed", error.description, .internalFailure)
+            }
         default:
             return ("internal-error", "\(error)", .internalFailure)
         }

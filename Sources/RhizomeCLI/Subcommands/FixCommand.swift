@@ -1,0 +1,124 @@
+import ArgumentParser
+import RhizomeCore
+import RhizomeStore
+
+/// `rhizome fix`: repairs frontmatter that a schema (or Obsidian's own rules) says is wrong, when the
+/// repair is safe. A dry run (a diff) unless `--write`.
+struct FixCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fix",
+        abstract: "Repair frontmatter safely (dry run with a diff unless --write).",
+        discussion: """
+            Safe fixes: legacy tag/alias/cssclass keys renamed, a scalar where a list belongs made a list, dates \
+            written as YYYY-MM-DD, unquoted [[links]] quoted, keys put in the schema's order. --populate also adds \
+            missing fields that have defaults and ids the schema can infer; --unsafe also removes keys a strict \
+            schema does not know. Only the frontmatter is rewritten: the body and untouched keys keep their bytes, \
+            and each file is replaced atomically.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Notes or folders to fix (default: the whole vault).")
+    var paths: [String] = []
+
+    @Flag(help: "Write the changes (default: show them).")
+    var write = false
+
+    @Flag(help: "Also add missing fields that have defaults, and inferable ids.")
+    var populate = false
+
+    @Flag(help: "Also remove keys that a strict schema does not know.")
+    var unsafe = false
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
+        let catalog = try SchemaCatalog.load(vaultRoot: vault)
+        let session = try VaultSession.open(global, context: context)
+        let notePaths = try session.store.notePaths()
+        let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: notePaths)
+        let options = FixPlanner.Options(populate: populate, unsafe: unsafe)
+
+        var changes: [Change] = []
+        var skipped: [Skipped] = []
+        var writeFailures = 0
+        for path in notePaths where filter.includes(path) && !catalog.config.isExcluded(path) {
+            let diskPath = session.vaultPath + "/" + path
+            guard case .success(let bytes) = FileReader.read(DiskPath(diskPath), maxBytes: 16 << 20) else {
+                skipped.append(Skipped(path: path, reason: "cannot be read, or is over 16 MiB"))
+                continue
+            }
+            let parsed = NoteParser.parse(bytes, path: path, includeBodyText: false)
+            let typing = catalog.classify(parsed.frontmatter, path: path)
+            guard parsed.frontmatter != nil || typing.schema != nil else { continue }
+            var editor: FrontmatterEditor
+            do {
+                editor = try FrontmatterEditor(fileBytes: bytes)
+            } catch {
+                if parsed.frontmatter != nil || options.populate { skipped.append(Skipped(path: path, reason: error.description)) }
+                continue
+            }
+            let fixes = FixPlanner.apply(to: &editor, frontmatter: parsed.frontmatter, typing: typing, path: path, options: options)
+            let newBytes = editor.renderedBytes()
+            guard !fixes.isEmpty, newBytes != bytes else { continue }
+            var change = Change(path: path, fixes: fixes, diff: UnifiedDiff.render(old: bytes, new: newBytes, path: path), written: false)
+            if write {
+                do {
+                    try AtomicFileWriter.replace(diskPath, expecting: bytes, with: newBytes)
+                    change.written = true
+                } catch {
+                    skipped.append(Skipped(path: path, reason: error.description))
+                    writeFailures += 1
+                    continue
+                }
+            }
+            changes.append(change)
+        }
+        if write && !changes.isEmpty {
+            _ = try VaultSession.open(global, context: context)  // the index follows the rewritten notes
+        }
+
+        let fixCount = changes.reduce(0) { $0 + $1.fixes.count }
+        if global.json {
+            printJSON(Report(changes: changes, skipped: skipped, wrote: write), vault: session.vaultPath, context: context)
+        } else {
+            for change in changes {
+                context.print(change.diff, terminator: "")
+                for fix in change.fixes { context.print("  · " + fix.description) }
+                context.print()
+            }
+            for item in skipped { context.printError("warning: \(item.path): not fixed: \(item.reason)") }
+            let notes = "\(changes.count) note\(changes.count == 1 ? "" : "s")"
+            let fixes = "\(fixCount) fix\(fixCount == 1 ? "" : "es")"
+            if changes.isEmpty {
+                context.print("nothing to fix" + (skipped.isEmpty ? "" : " (\(skipped.count) skipped)"))
+            } else if write {
+                context.print("fixed \(notes) (\(fixes))")
+            } else {
+                context.print("\(notes) would change (\(fixes)). Run `rhizome fix --write\(populate ? " --populate" : "")\(unsafe ? " --unsafe" : "")` to apply.")
+            }
+        }
+        return writeFailures > 0 ? .internalFailure : .success
+    }
+
+    struct Change: Encodable {
+        var path: String
+        var fixes: [FixPlanner.AppliedFix]
+        var diff: String
+        var written: Bool
+    }
+
+    struct Skipped: Encodable {
+        var path: String
+        var reason: String
+    }
+
+    struct Report: Encodable {
+        var changes: [Change]
+        var skipped: [Skipped]
+        var wrote: Bool
+    }
+}
+
+extension CommandContext {
+    func print(_ text: String, terminator: String) { standardOutput.write(text + terminator) }
+}

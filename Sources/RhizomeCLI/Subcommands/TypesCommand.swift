@@ -1,0 +1,144 @@
+import ArgumentParser
+import RhizomeCore
+import RhizomeStore
+
+/// `rhizome types`: the `type:` values in the vault and which have schemas; `types migrate` renames one.
+struct TypesCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "types",
+        abstract: "List the `type:` values in the vault with counts and schemas; `types migrate --from OLD --to NEW` renames a type.",
+        discussion: "`migrate` is a dry run showing a diff unless --write; it rewrites only the `type:` line of each note.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "`migrate` to rename a type across the vault.")
+    var action: String?
+
+    @Option(help: "The `type:` value to rename (migrate).")
+    var from: String?
+
+    @Option(help: "The new `type:` value (migrate).")
+    var to: String?
+
+    @Flag(help: "Write the changes (migrate; default: show them).")
+    var write = false
+
+    func validate() throws {
+        switch action {
+        case nil:
+            guard from == nil, to == nil, !write else { throw ValidationError("--from, --to and --write belong to `rhizome types migrate`") }
+        case "migrate":
+            guard let from, let to, !from.isEmpty, !to.isEmpty else { throw ValidationError("`types migrate` needs --from OLD and --to NEW") }
+            guard from != to else { throw ValidationError("--from and --to are the same type") }
+        case let other?:
+            throw ValidationError("unknown action `\(other)`; the only one is `migrate`")
+        }
+    }
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
+        let catalog = try SchemaCatalog.load(vaultRoot: vault)
+        let session = try VaultSession.open(global, context: context)
+        if action == "migrate", let from, let to { return try migrate(from: from, to: to, catalog: catalog, session: session, context: context) }
+
+        let values = try session.store.typePropertyCounts().map { item in
+            TypeValue(value: item.value, notes: item.notes, schema: catalog.schema(forTypeValue: item.value)?.type)
+        }
+        var byPath: [String: Int] = [:]
+        for note in try session.store.typedNotes() where note.declaredType == nil {
+            if let type = note.type { byPath[type, default: 0] += 1 }
+        }
+        let pathTyped = byPath.sorted { $0.key < $1.key }.map { PathTyped(type: $0.key, notes: $0.value) }
+        if global.json {
+            printJSON(Listing(values: values, typedByPath: pathTyped), vault: session.vaultPath, context: context)
+            return .success
+        }
+        var table = TextTable(headers: ["TYPE VALUE", "NOTES", "SCHEMA"])
+        for value in values {
+            let schema = value.schema.map { $0 == value.value ? $0 : "\($0) (mapped)" } ?? "none"
+            table.add(cells: [value.value, value.notes.grouped, schema])
+        }
+        context.print(values.isEmpty ? "no note has a `type:` property" : table.render())
+        if !pathTyped.isEmpty {
+            context.print("\nTyped by path (no `type:`): " + pathTyped.map { "\($0.type) \($0.notes)" }.joined(separator: ", "))
+        }
+        let missing = values.filter { $0.schema == nil }
+        if !missing.isEmpty {
+            context.print("\n\(missing.count) value\(missing.count == 1 ? " has" : "s have") no schema: add one in \(catalog.config.schemaFolder)/, map it in \(VaultConfig.relativePath), or rename it with `rhizome types migrate`.")
+        }
+        return .success
+    }
+
+    private func migrate(from: String, to: String, catalog: SchemaCatalog, session: VaultSession, context: CommandContext) throws -> ExitStatus {
+        var changes: [FixCommand.Change] = []
+        var skipped: [FixCommand.Skipped] = []
+        var writeFailures = 0
+        for path in try session.store.notes(withTypeValue: from) {
+            let diskPath = session.vaultPath + "/" + path
+            guard case .success(let bytes) = FileReader.read(DiskPath(diskPath), maxBytes: 16 << 20) else {
+                skipped.append(FixCommand.Skipped(path: path, reason: "cannot be read"))
+                continue
+            }
+            var editor: FrontmatterEditor
+            do {
+                editor = try FrontmatterEditor(fileBytes: bytes)
+            } catch {
+                skipped.append(FixCommand.Skipped(path: path, reason: error.description))
+                continue
+            }
+            guard editor.setValue(.string(to), forKey: "type") else {
+                skipped.append(FixCommand.Skipped(path: path, reason: "the `type` line could not be rewritten"))
+                continue
+            }
+            let newBytes = editor.renderedBytes()
+            guard newBytes != bytes else { continue }
+            let fix = FixPlanner.AppliedFix(code: "type-migration", key: "type", description: "type: \(from) → \(to)")
+            var change = FixCommand.Change(path: path, fixes: [fix], diff: UnifiedDiff.render(old: bytes, new: newBytes, path: path), written: false)
+            if write {
+                do {
+                    try AtomicFileWriter.replace(diskPath, expecting: bytes, with: newBytes)
+                    change.written = true
+                } catch {
+                    skipped.append(FixCommand.Skipped(path: path, reason: error.description))
+                    writeFailures += 1
+                    continue
+                }
+            }
+            changes.append(change)
+        }
+        if write && !changes.isEmpty { _ = try VaultSession.open(global, context: context) }
+        if global.json {
+            printJSON(FixCommand.Report(changes: changes, skipped: skipped, wrote: write), vault: session.vaultPath, context: context)
+        } else {
+            for change in changes { context.print(change.diff, terminator: "") }
+            for item in skipped { context.printError("warning: \(item.path): not changed: \(item.reason)") }
+            if catalog.schema(forTypeValue: to) == nil {
+                context.printError("warning: no schema for the type `\(to)`; notes of that type will not be validated")
+            }
+            let notes = "\(changes.count) note\(changes.count == 1 ? "" : "s")"
+            if changes.isEmpty {
+                context.print("no note has `type: \(from)`")
+            } else {
+                context.print(write ? "changed \(notes): type \(from) → \(to)" : "\(notes) would change. Run `rhizome types migrate --from \(from) --to \(to) --write` to apply.")
+            }
+        }
+        return writeFailures > 0 ? .internalFailure : .success
+    }
+
+    struct TypeValue: Encodable {
+        var value: String
+        var notes: Int
+        /// The schema type the value means, or nil.
+        var schema: String?
+    }
+
+    struct PathTyped: Encodable {
+        var type: String
+        var notes: Int
+    }
+
+    struct Listing: Encodable {
+        var values: [TypeValue]
+        var typedByPath: [PathTyped]
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import RhizomeCore
+import RhizomeStore
+
+/// `rhizome validate`: frontmatter checked against the note types' schemas, plus vault-wide checks.
+struct ValidateCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check notes' frontmatter against their type's schema, and ids and references across the vault.",
+        discussion: "Exit status 1 when any error is found. `rhizome schema TYPE` shows what a type expects; `rhizome fix` repairs what it safely can.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Notes or folders to report on (default: the whole vault). Vault-wide checks still consider every note.")
+    var paths: [String] = []
+
+    @Option(name: .customLong("type"), help: "Only notes of this type (schema type or `type:` value).")
+    var type: String?
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
+        let catalog = try SchemaCatalog.load(vaultRoot: vault)  // a broken schema stops here, with its file and line
+        if let type, catalog.schema(forTypeValue: type) == nil, catalog.schema(forType: type) == nil {
+            throw CLIError.invalidArgument("no schema for the type `\(type)`; known types: \(catalog.schemas.map(\.type).joined(separator: ", "))")
+        }
+        let session = try VaultSession.open(global, context: context)
+        let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: try session.store.notePaths())
+        let wantedType = type.map { catalog.schema(forTypeValue: $0)?.type ?? $0 }
+        let findings = try session.store.validationFindings().filter { item in
+            guard let path = item.finding.path, filter.includes(path) else { return filter.prefixes.isEmpty && type == nil }
+            guard let wantedType else { return true }
+            return item.schemaType == wantedType || item.declaredType == type
+        }.map(\.finding)
+        let typed = try session.store.typedNotes().filter { note in
+            filter.includes(note.path) && note.type != nil && (wantedType == nil || note.type == wantedType)
+        }
+        let summary = Summary(
+            checkedNotes: typed.count,
+            notesWithErrors: Set(findings.filter { $0.severity == .error }.compactMap(\.path)).count,
+            errors: findings.count { $0.severity == .error },
+            warnings: findings.count { $0.severity == .warning },
+            infos: findings.count { $0.severity == .info })
+
+        if global.json {
+            printJSON(Report(findings: findings, summary: summary), vault: session.vaultPath, context: context)
+        } else {
+            for finding in findings { context.print(finding.diagnosticDescription) }
+            if !findings.isEmpty { context.print() }
+            context.print("\(summary.checkedNotes) typed note\(summary.checkedNotes == 1 ? "" : "s") checked: \(summary.errors) error\(summary.errors == 1 ? "" : "s") in \(summary.notesWithErrors) note\(summary.notesWithErrors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), \(summary.infos) note\(summary.infos == 1 ? "" : "s") for information")
+        }
+        return summary.errors > 0 ? .problemsFound : .success
+    }
+
+    struct Summary: Encodable {
+        var checkedNotes: Int
+        var notesWithErrors: Int
+        var errors: Int
+        var warnings: Int
+        var infos: Int
+    }
+
+    struct Report: Encodable {
+        var findings: [Finding]
+        var summary: Summary
+    }
+}
