@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// One vault size: cold index (with and without full text), no-change re-index, one-file-changed
-/// re-index, backlinks latency, and the process's peak RSS.
+/// re-index, validation, backlinks latency, and the process's peak RSS.
 struct BenchmarkRun {
     let noteCount: Int
     let workRoot: String
@@ -77,6 +77,26 @@ struct BenchmarkRun {
             oneChanged.append(milliseconds)
         }
         report("one file changed re-index (median of 7)", median(oneChanged))
+
+        // Validation: a no-change refresh plus reading the stored results (what `rhizome validate` does).
+        var validations: [Double] = []
+        var findingCount = 0
+        for _ in 0..<7 {
+            validations.append(try timed { () -> Void in
+                _ = try indexer.run()
+                findingCount = try store.validationFindings().count
+                _ = try store.typedNotes()
+            }.1)
+        }
+        let validation = median(validations)
+        report("validate (median of 7)", validation, extra: String(format: "%d findings; %.0f ms beyond the no-change re-index", findingCount, validation - median(noChange)))
+
+        // A schema change re-checks every note (the stored results no longer apply): switch schemas off, then on.
+        var withoutSchemas = IndexOptions()
+        withoutSchemas.schemas = .none
+        _ = try Indexer(store: store, vaultRoot: vault.path, options: withoutSchemas).run()
+        let (_, recheck) = try timed { try indexer.run() }
+        report("schemas changed: re-check every note", recheck)
 
         // Backlinks latency, in-process: resolve nothing, just the query, over many notes.
         let ids = try store.readOnlyQuery("SELECT id FROM file WHERE kind = 'note' ORDER BY id").rows.compactMap { row -> Int64? in

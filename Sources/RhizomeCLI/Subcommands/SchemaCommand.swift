@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import RhizomeCore
 
@@ -37,7 +38,7 @@ struct SchemaCommand: RhizomeSubcommand {
             for schema in descriptions {
                 var matched = ["type: " + ([schema.type] + schema.match.values).joined(separator: "|")]
                 matched += schema.match.paths
-                table.add(cells: [schema.type, schema.builtIn ? "built-in" : schema.source, matched.joined(separator: ", "), schema.description])
+                table.add(cells: [schema.type, schema.builtIn ? "built-in" : schema.source, matched.joined(separator: ", "), Self.summary(schema.description)])
             }
             context.print(table.render())
             context.print("\n`rhizome schema TYPE` shows a type's fields.")
@@ -51,7 +52,8 @@ struct SchemaCommand: RhizomeSubcommand {
         if !schema.match.paths.isEmpty { matched.append("notes without `type:` under " + schema.match.paths.joined(separator: ", ")) }
         context.print("matched by: " + matched.joined(separator: ", "))
         if let id = schema.id {
-            context.print("id: `\(id.field)`" + (id.infer.map { ", inferred from the \($0)" } ?? "") + (id.mustMatch ? " (must match it)" : ""))
+            let source = id.infer.map { $0.replacingOccurrences(of: "-", with: " ") }
+            context.print("id: `\(id.field)`" + (source.map { ", inferred from the \($0)" } ?? "") + (id.mustMatch ? " (and must equal it)" : ""))
         }
         if !schema.references.isEmpty {
             context.print("references: " + schema.references.keys.sorted().map { "`\($0)` → \(schema.references[$0]!)" }.joined(separator: ", "))
@@ -72,6 +74,15 @@ struct SchemaCommand: RhizomeSubcommand {
             if !details.isEmpty { context.print("      " + details.joined(separator: " · ")) }
         }
         return .success
+    }
+}
+
+extension SchemaCommand {
+    /// A description's first sentence, at most 80 characters, for the list of types.
+    static func summary(_ text: String) -> String {
+        var sentence = text
+        if let end = text.range(of: ". ") { sentence = String(text[..<end.lowerBound]) + "." }
+        return sentence.count > 80 ? String(sentence.prefix(79)) + "…" : sentence
     }
 }
 
