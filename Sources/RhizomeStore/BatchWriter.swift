@@ -8,7 +8,7 @@ final class BatchWriter {
     private let deleteFullText: SQLiteStatement
     private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertFinding, insertFullText: SQLiteStatement
     private let updateFile, touchFile, forgetHash: SQLiteStatement
-    private let insertNoteType, insertReferenceValue: SQLiteStatement
+    private let insertNoteType, insertReferenceValue, deleteSchemaFindings, deleteNoteType, deleteReferenceValues: SQLiteStatement
 
     init(connection: SQLiteConnection, fullText: Bool) throws(StoreError) {
         self.connection = connection
@@ -40,6 +40,10 @@ final class BatchWriter {
             """)
         touchFile = try connection.prepare("UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ? WHERE id = ?")
         forgetHash = try connection.prepare("UPDATE file SET content_hash = NULL WHERE id = ?")
+        let schemaCodes = FindingCode.schemaCodes.subtracting(FindingCode.vaultCodes).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
+        deleteSchemaFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ? AND code IN (\(schemaCodes))")
+        deleteNoteType = try connection.prepare("DELETE FROM note_type WHERE file_id = ?")
+        deleteReferenceValues = try connection.prepare("DELETE FROM reference_value WHERE file_id = ?")
         insertNoteType = try connection.prepare("""
             INSERT INTO note_type(file_id, declared_type, schema_type, id_value, id_line, id_col) VALUES (?, ?, ?, ?, ?, ?)
             """)
@@ -155,6 +159,13 @@ final class BatchWriter {
         try deleteChildren[deleteChildren.count - 1].bind(.integer(fileID)).run()
         try insertFindings([finding], fileID: fileID)
         try forgetHash.bind(.integer(fileID)).run()
+    }
+
+    /// Replaces what schema checks stored about a file whose content did not change (the schemas did).
+    func replaceSchemaCheck(_ check: NoteCheck, fileID id: Int64) throws(StoreError) {
+        for statement in [deleteSchemaFindings, deleteNoteType, deleteReferenceValues] { try statement.bind(.integer(id)).run() }
+        try insertFindings(check.findings, fileID: id)
+        try writeSchemaCheck(check, fileID: id)
     }
 
     private func writeSchemaCheck(_ check: NoteCheck, fileID id: Int64) throws(StoreError) {

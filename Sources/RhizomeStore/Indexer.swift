@@ -42,7 +42,7 @@ public final class Indexer {
         var scanFindings = scan.findings
         if let problem = schemas.problem { scanFindings.append(problem) }
         let schemaFingerprintChanged = try store.metaValue("schema_fingerprint") != schemas.fingerprint
-        let forceReparse = try store.metaValue("parser_version") != IndexSchema.parserVersion || schemaFingerprintChanged
+        let forceReparse = try store.metaValue("parser_version") != IndexSchema.parserVersion
 
         // Diff the walk against the index.
         var added: [ScannedFile] = []
@@ -72,7 +72,7 @@ public final class Indexer {
         report.removed = removed.count
         report.findings = scanFindings
 
-        if added.isEmpty && removed.isEmpty && changed.isEmpty && pendingKeyCount == 0 && !scanFindingsChanged {
+        if added.isEmpty && removed.isEmpty && changed.isEmpty && pendingKeyCount == 0 && !scanFindingsChanged && !schemaFingerprintChanged {
             report.unchanged = unchanged
             try fillTotals(&report)
             report.milliseconds = milliseconds(since: started, clock: clock)
@@ -179,6 +179,17 @@ public final class Indexer {
             phases.mark("build secondary indexes")
         }
 
+        // Schemas changed: re-check the notes this run did not parse (their frontmatter only).
+        if schemaFingerprintChanged && !forceReparse {
+            let ids = Dictionary(uniqueKeysWithValues: previous.values.map { ($0.path, $0.id) })
+            let notes = scan.files.compactMap { file -> (Int64, ScannedFile)? in
+                guard file.kind == .note, let id = ids[file.path], !parsedIDs.contains(id) else { return nil }
+                return (id, file)
+            }
+            try recheck(notes, checker: schemas.checker)
+            phases.mark("schema re-check")
+        }
+
         // (3) Re-resolve links whose targets may have changed. Links written in step 2 were resolved
         // against the current files already.
         // On a cold index every link was written (and resolved) in this run: nothing older to re-resolve.
@@ -187,10 +198,8 @@ public final class Indexer {
         // (4) Across the vault: duplicate ids and reference fields (edges and findings), from what step 2 stored.
         report.referenceEdges = try VaultChecks(connection: connection, catalog: schemas.checker?.catalog).run()
         phases.mark("vault checks")
-        if forceReparse {
-            try store.setMeta("parser_version", IndexSchema.parserVersion)
-            try store.setMeta("schema_fingerprint", schemas.fingerprint)
-        }
+        if forceReparse { try store.setMeta("parser_version", IndexSchema.parserVersion) }
+        if schemaFingerprintChanged { try store.setMeta("schema_fingerprint", schemas.fingerprint) }
         try store.setMeta("last_indexed_at", ISO8601DateFormatter().string(from: Date()))
         report.unchanged = unchanged
         try fillTotals(&report)
@@ -303,6 +312,45 @@ public final class Indexer {
     }
 
     // MARK: Schemas
+
+    /// Re-checks unchanged notes against new schemas: reads just their frontmatter (in parallel) and
+    /// replaces only what the checks stored. A note that cannot be read keeps its previous results.
+    private func recheck(_ notes: [(id: Int64, file: ScannedFile)], checker: NoteChecker?) throws {
+        guard !notes.isEmpty else { return }
+        let writer = try BatchWriter(connection: store.connection, fullText: false)
+        let maxBytes = options.maxNoteBytes
+        for start in stride(from: 0, to: notes.count, by: 2_048) {
+            let batch = Array(notes[start..<min(start + 2_048, notes.count)])
+            let checks = Self.parallelMap(batch, workers: options.parallelism) { note -> NoteCheck? in
+                guard case .success(let bytes) = FileReader.read(note.file.diskPath, maxBytes: maxBytes),
+                      !UTF8Validation.containsNUL(bytes) else { return nil }
+                return checker?.check(NoteParser.frontmatter(bytes, path: note.file.path), path: note.file.path) ?? NoteCheck()
+            }
+            try store.connection.transaction {
+                for (note, check) in zip(batch, checks) {
+                    if let check { try writer.replaceSchemaCheck(check, fileID: note.id) }
+                }
+            }
+        }
+    }
+
+    /// `transform` over `items` on `workers` threads; results in order.
+    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], workers: Int, _ transform: @Sendable @escaping (T) -> R) -> [R] {
+        let results = ParallelResults<R>(count: items.count)
+        let workerCount = max(1, min(workers, items.count))
+        DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
+            var index = worker
+            var local: [(Int, R)] = []
+            while index < items.count {
+                local.append((index, transform(items[index])))
+                index += workerCount
+            }
+            results.lock.lock()
+            for (index, value) in local { results.values[index] = value }
+            results.lock.unlock()
+        }
+        return results.values.map { $0! }
+    }
 
     private struct LoadedSchemas {
         var checker: NoteChecker?
@@ -452,6 +500,13 @@ public final class Indexer {
         let duration = clock.now - start
         return Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
+}
+
+/// Results written by worker threads under a lock, read after they finish.
+final class ParallelResults<R>: @unchecked Sendable {
+    var values: [R?]
+    let lock = NSLock()
+    init(count: Int) { values = Array(repeating: nil, count: count) }
 }
 
 /// Accumulates wall time per phase; printed to standard error when `IndexOptions.tracePhases` is set.

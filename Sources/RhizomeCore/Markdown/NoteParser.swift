@@ -57,6 +57,24 @@ public enum NoteParser {
         }
     }
 
+    /// Only the frontmatter of a note (what schema checks need), without reading the body: much cheaper
+    /// than `parse` when the rest of the note is already indexed.
+    public static func frontmatter(_ bytes: [UInt8], path: String) -> Frontmatter? {
+        var input = bytes
+        if UTF8Validation.firstInvalidOffset(input) != nil { input = Array(String(decoding: input, as: UTF8.self).utf8) }
+        return input.withUnsafeBufferPointer { buffer in
+            var text = buffer
+            if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                text = UnsafeBufferPointer(rebasing: buffer[3...])
+            }
+            guard case .found(let location) = FrontmatterBlock.detect(text) else { return nil }
+            var findings: [Finding] = []
+            return parseFrontmatter(
+                UnsafeBufferPointer(rebasing: text[location.yamlStart..<location.yamlEnd]), closingLine: location.closingLine,
+                path: path, findings: &findings)
+        }
+    }
+
     private static func parseValidUTF8(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, includeBodyText: Bool, findings initialFindings: [Finding]
     ) -> ParsedNote {
