@@ -62,6 +62,8 @@ demo() {
   "$rhizome" backlinks Rhizome --vault "$vault"
   say "\$ rhizome unresolved    (exit status 1: it found some)"
   "$rhizome" unresolved --vault "$vault" || [[ $? -eq 1 ]]
+  say "\$ rhizome validate    (exit status 1: the vault has deliberately invalid notes)"
+  "$rhizome" validate --vault "$vault" || [[ $? -eq 1 ]]
   say "\$ rhizome search \"link resolution\""
   "$rhizome" search "link resolution" --limit 5 --vault "$vault"
   say "Done. The binary is $rhizome; try: $rhizome --help"

@@ -88,26 +88,28 @@ extension IndexStore {
         try linkRecords(where: "l.target_id = ?", [.integer(fileID)], order: "s.path, l.line, l.col")
     }
 
-    /// Every link occurrence in the vault (the fidelity contract of `rhizome links --all --json`).
+    /// Every link occurrence in the vault (the fidelity contract of `rhizome links --all --json`): the links
+    /// Obsidian sees, so without reference edges.
     public func allLinks() throws -> [LinkRecord] {
-        try linkRecords(where: "1", [], order: "s.path, l.ordinal")
+        try linkRecords(where: "l.via_reference = 0", [], order: "s.path, l.ordinal")
     }
 
     public func unresolvedLinks() throws -> [LinkRecord] {
         try linkRecords(where: "l.target_id IS NULL", [], order: "l.link_key, s.path, l.line")
     }
 
-    /// Notes no other file links to.
+    /// Notes no other file links to (as Obsidian sees links: reference edges from id values do not count).
     public func orphans() throws -> [FileRecord] {
         try files(where: """
-            f.kind = 'note' AND NOT EXISTS (SELECT 1 FROM link l WHERE l.target_id = f.id AND l.source_id != f.id)
+            f.kind = 'note' AND NOT EXISTS (SELECT 1 FROM link l WHERE l.target_id = f.id AND l.source_id != f.id AND l.via_reference = 0)
             """)
     }
 
-    /// Notes with no outgoing links (resolved or not) other than to themselves.
+    /// Notes with no outgoing links (resolved or not) other than to themselves (reference edges do not count).
     public func deadEnds() throws -> [FileRecord] {
         try files(where: """
-            f.kind = 'note' AND NOT EXISTS (SELECT 1 FROM link l WHERE l.source_id = f.id AND (l.target_id IS NULL OR l.target_id != f.id))
+            f.kind = 'note' AND NOT EXISTS (
+                SELECT 1 FROM link l WHERE l.source_id = f.id AND (l.target_id IS NULL OR l.target_id != f.id) AND l.via_reference = 0)
             """)
     }
 
@@ -258,7 +260,7 @@ extension IndexStore {
     public func stats() throws -> VaultStats {
         let statement = try connection.prepare("""
             SELECT (SELECT count(*) FROM file WHERE kind = 'note'), (SELECT count(*) FROM file WHERE kind = 'canvas'),
-                   (SELECT count(*) FROM file WHERE kind = 'attachment'), (SELECT count(*) FROM link),
+                   (SELECT count(*) FROM file WHERE kind = 'attachment'), (SELECT count(*) FROM link WHERE via_reference = 0),
                    (SELECT count(*) FROM link WHERE target_id IS NULL), (SELECT count(DISTINCT name_key) FROM tag),
                    (SELECT count(*) FROM task WHERE status = ' '), (SELECT count(*) FROM task WHERE status IN ('x', 'X')),
                    (SELECT count(*) FROM finding), (SELECT value FROM meta WHERE key = 'last_indexed_at'),
@@ -337,13 +339,14 @@ extension IndexStore {
 
     private func linkRecords(where condition: String, _ values: [SQLiteValue], order: String) throws -> [LinkRecord] {
         try connection.prepare("""
-            SELECT s.path, t.path, l.link_path, l.subpath, l.display, l.kind, l.property_key, l.line, l.col
+            SELECT s.path, t.path, l.link_path, l.subpath, l.display, l.kind, l.property_key, l.line, l.col, l.via_reference
             FROM link l JOIN file s ON s.id = l.source_id LEFT JOIN file t ON t.id = l.target_id
             WHERE \(condition) ORDER BY \(order)
             """).bind(values).rows {
             LinkRecord(
                 source: $0.text(0), target: $0.optionalText(1), linkPath: $0.text(2), subpath: $0.optionalText(3),
-                display: $0.optionalText(4), kind: $0.text(5), propertyKey: $0.optionalText(6), line: Int($0.int(7)), column: Int($0.int(8)))
+                display: $0.optionalText(4), kind: $0.text(5), propertyKey: $0.optionalText(6), line: Int($0.int(7)), column: Int($0.int(8)),
+                isReference: $0.int(9) != 0)
         }
     }
 

@@ -196,7 +196,7 @@ public final class Indexer {
         report.relinked = isColdIndex ? try clearPendingKeys() : try reresolvePendingLinks(skipping: parsedIDs)
         phases.mark("re-resolve")
         // (4) Across the vault: duplicate ids and reference fields (edges and findings), from what step 2 stored.
-        report.referenceEdges = try VaultChecks(connection: connection, catalog: schemas.checker?.catalog).run()
+        _ = try VaultChecks(connection: connection, catalog: schemas.checker?.catalog).run()
         phases.mark("vault checks")
         if forceReparse { try store.setMeta("parser_version", IndexSchema.parserVersion) }
         if schemaFingerprintChanged { try store.setMeta("schema_fingerprint", schemas.fingerprint) }
@@ -485,10 +485,11 @@ public final class Indexer {
     private func fillTotals(_ report: inout IndexReport) throws {
         let statement = try store.connection.prepare("""
             SELECT (SELECT count(*) FROM file WHERE kind = 'note'), (SELECT count(*) FROM file),
-                   (SELECT count(*) FROM link), (SELECT count(*) FROM link WHERE target_id IS NULL),
-                   (SELECT count(*) FROM finding)
+                   (SELECT count(*) FROM link WHERE via_reference = 0), (SELECT count(*) FROM link WHERE target_id IS NULL),
+                   (SELECT count(*) FROM finding), (SELECT count(*) FROM link WHERE link_key >= char(1) AND link_key < char(2))
             """)
         guard try statement.step() else { return }
+        report.referenceEdges = Int(statement.int(5))
         report.notes = Int(statement.int(0))
         report.files = Int(statement.int(1))
         report.links = Int(statement.int(2))

@@ -25,9 +25,11 @@ public struct LinkRecord: Sendable, Codable, Hashable {
     public var propertyKey: String?
     public var line: Int
     public var column: Int
+    /// An edge from a reference field's id value (`project: PRJ-ALPHA`): Rhizome's, not a link Obsidian draws.
+    public var isReference: Bool = false
 
     private enum CodingKeys: String, CodingKey {
-        case source, target, linkPath, subpath, display, kind, propertyKey, line, column
+        case source, target, linkPath, subpath, display, kind, propertyKey, line, column, isReference = "reference"
     }
 
     /// Every key is always present (absent values are `null`): this is the `links --all --json` contract.
@@ -42,6 +44,7 @@ public struct LinkRecord: Sendable, Codable, Hashable {
         try container.encode(propertyKey, forKey: .propertyKey)
         try container.encode(line, forKey: .line)
         try container.encode(column, forKey: .column)
+        try container.encode(isReference, forKey: .isReference)
     }
 }
 

@@ -24,7 +24,8 @@ struct IndexCommand: RhizomeSubcommand {
         }
         context.print("Indexed \(session.vaultPath) in \(Int(report.milliseconds.rounded())) ms")
         context.print("  added \(report.added.grouped) · modified \(report.modified.grouped) · removed \(report.removed.grouped) · unchanged \(report.unchanged.grouped)")
-        context.print("  \(report.notes.grouped) notes, \(report.files.grouped) files · \(report.links.grouped) links (\(report.unresolvedLinks.grouped) unresolved) · \(report.findingsTotal.grouped) findings")
+        let references = report.referenceEdges > 0 ? " · \(report.referenceEdges.grouped) reference edge\(report.referenceEdges == 1 ? "" : "s")" : ""
+        context.print("  \(report.notes.grouped) notes, \(report.files.grouped) files · \(report.links.grouped) links (\(report.unresolvedLinks.grouped) unresolved)\(references) · \(report.findingsTotal.grouped) findings")
         if report.relinked > 0 { context.print("  \(report.relinked.grouped) links in unchanged notes now resolve differently") }
         if report.findingsTotal > 0 { context.print("  see the findings with `rhizome findings`") }
         for finding in report.findings.prefix(20) { context.printError(finding.diagnosticDescription) }

@@ -70,7 +70,9 @@ enum LinkListing {
             let group = groups[key]!
             let lines = group.map { link -> String in
                 var text = "\(link.line)"
-                if link.kind != "wikilink" { text += " " + (link.propertyKey.map { "property \($0)" } ?? link.kind) }
+                if link.kind != "wikilink" {
+                    text += " " + (link.propertyKey.map { link.isReference ? "reference \($0): \(link.linkPath)" : "property \($0)" } ?? link.kind)
+                }
                 return text
             }
             context.print("  \(key)  ×\(group.count)  (line\(group.count == 1 ? "" : "s") \(lines.joined(separator: ", ")))")
