@@ -47,7 +47,7 @@ import RhizomeTestSupport
         let links = try #require(result.json["data"] as? [[String: Any]])
         #expect(links.count == 313)
         for link in links {
-            #expect(Set(link.keys) == ["source", "target", "linkPath", "subpath", "display", "kind", "propertyKey", "line", "column"])
+            #expect(Set(link.keys) == ["source", "target", "linkPath", "subpath", "display", "kind", "propertyKey", "line", "column", "reference"])
             #expect(link["source"] is String && link["linkPath"] is String && link["kind"] is String)
             #expect(link["line"] is Int && link["column"] is Int)
         }
