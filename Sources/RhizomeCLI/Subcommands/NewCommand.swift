@@ -100,7 +100,7 @@ struct NoteDraft {
         for key in order {
             if key == "type", root.property("type") != nil { set(key, .string(schema.type)); continue }
             if let rule = schema.id, rule.field == key, let id { set(key, .string(id)); continue }
-            if let value = root.property(key)?.resolved.defaultValue { set(key, filled(value, placeholders)) }
+            if let value = root.property(key)?.effectiveDefault { set(key, filled(value, placeholders)) }
         }
         for (key, value) in assignments {
             if case .forbidden = root.additionalProperties, root.property(key) == nil {

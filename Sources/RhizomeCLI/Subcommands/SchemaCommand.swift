@@ -148,8 +148,8 @@ struct SchemaDescription: Encodable {
             if let value = node.constValue?.scalarText { limits.append("always `\(value)`") }
             return Field(
                 name: name, required: root.required.contains(name), types: node.types?.map(\.rawValue) ?? [],
-                itemTypes: node.items?.resolved.types?.map(\.rawValue), description: node.description,
-                defaultValue: node.defaultValue.map(SchemaDescription.text), allowedValues: node.enumValues?.map(SchemaDescription.text),
+                itemTypes: node.items?.resolved.types?.map(\.rawValue), description: property.effectiveDescription,
+                defaultValue: property.effectiveDefault.map(SchemaDescription.text), allowedValues: node.enumValues?.map(SchemaDescription.text),
                 format: node.format?.rawValue, pattern: node.pattern?.source, limits: limits,
                 reference: schema.referenceTarget(name).map { $0 ?? "any" })
         }

@@ -67,9 +67,12 @@ public enum FixPlanner {
             let property = property.resolved
             if let types = property.types, types.contains(.array), !types.contains(.string), node.value != .null,
                let text = node.value.scalarText {
-                let items = key == "tags" ? splitLegacy(text, key: key) : [text]
-                let itemValues = items.map { FrontmatterNode(value: key == "tags" ? .string($0) : node.value, line: 0, column: 0) }
-                editor.setValue(.list(itemValues), forKey: key)
+                let splits = ["tags", "aliases", "cssclasses"].contains(key)
+                let items = splits ? splitLegacy(text, key: key) : [text]
+                var list = FrontmatterNode(
+                    value: .list(items.map { FrontmatterNode(value: splits ? .string($0) : node.value, line: 0, column: 0) }), line: 0, column: 0)
+                if let normalised = normalisingDates(list, schema: property) { list.value = normalised }
+                editor.setValue(list.value, forKey: key)
                 record(.wrongType, key, "made `\(key)` a list")
                 continue
             }
@@ -88,7 +91,7 @@ public enum FixPlanner {
                 record(.missingRequired, rule.field, "set `\(rule.field): \(inferred)` (from the \(rule.inferredFrom?.rawValue ?? "name"))")
             }
             for (key, property) in root.properties where editor.value(forKey: key) == nil {
-                guard let value = property.resolved.defaultValue, !(value.scalarText.map(NoteIdentifier.containsPlaceholder) ?? false) else { continue }
+                guard let value = property.effectiveDefault, !(value.scalarText.map(NoteIdentifier.containsPlaceholder) ?? false) else { continue }
                 if case .list(let items) = value, items.contains(where: { $0.value.scalarText.map(NoteIdentifier.containsPlaceholder) ?? false }) { continue }
                 editor.setValue(value, forKey: key, insertAfter: insertionAnchor(for: key, schema: schema, editor: editor))
                 record(.missingRequired, key, "added `\(key)` with its default")

@@ -113,6 +113,15 @@ extension JSONSchema {
                     message: "`$ref: \(target)` is not a local reference", fix: "define it under `$defs` and refer to it as `#/$defs/NAME`")
             }
             reference = target
+            // Validation keywords beside `$ref` would apply together with the definition in JSON Schema
+            // 2020-12; Rhizome follows the reference alone, so it refuses them rather than ignore them.
+            let besideReference: Set<String> = ["$ref", "$defs", "default", "description"]
+            if let other = entries.first(where: { !besideReference.contains($0.key) && !annotationKeywords.contains($0.key) }) {
+                throw SchemaError(
+                    .unsupportedKeyword, file: file, line: other.keyLine, column: other.keyColumn,
+                    message: "`\(other.key)` beside `$ref` is not supported (only `default` and `description` may stand beside it)",
+                    fix: "move `\(other.key)` into the definition `\(target)`, or make a new definition")
+            }
         }
         return JSONSchema(
             types: types, enumValues: enumValues, constValue: value("const")?.value.value,

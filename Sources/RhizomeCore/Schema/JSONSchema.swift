@@ -92,6 +92,12 @@ public final class JSONSchema: Sendable {
         return node
     }
 
+    /// The default written on this node, else on the definition its `$ref` names.
+    public var effectiveDefault: FrontmatterValue? { defaultValue ?? resolved.defaultValue }
+
+    /// The description written on this node, else on the definition its `$ref` names.
+    public var effectiveDescription: String? { description ?? resolved.description }
+
     /// The value types this node accepts after following `$ref`; nil when any type is accepted.
     public var acceptedTypes: [ValueType]? { resolved.types }
 

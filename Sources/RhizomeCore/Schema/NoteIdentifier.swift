@@ -46,11 +46,22 @@ public enum NoteIdentifier {
         /// `text` with every known placeholder replaced.
         public func fill(_ text: String) -> String {
             guard text.contains("{{") else { return text }
-            return text
-                .replacingOccurrences(of: "{{title}}", with: title)
-                .replacingOccurrences(of: "{{date}}", with: date)
-                .replacingOccurrences(of: "{{datetime}}", with: dateTime)
-                .replacingOccurrences(of: "{{id}}", with: id)
+            // One pass: a title that itself contains `{{date}}` is kept as written.
+            let values = ["{{title}}": title, "{{date}}": date, "{{datetime}}": dateTime, "{{id}}": id]
+            var result = ""
+            var rest = text[...]
+            while let open = rest.range(of: "{{") {
+                result += rest[..<open.lowerBound]
+                let candidate = rest[open.lowerBound...]
+                if let (token, value) = values.first(where: { candidate.hasPrefix($0.key) }) {
+                    result += value
+                    rest = candidate.dropFirst(token.count)
+                } else {
+                    result += "{{"
+                    rest = candidate.dropFirst(2)
+                }
+            }
+            return result + rest
         }
     }
 

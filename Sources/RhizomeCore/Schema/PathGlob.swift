@@ -6,12 +6,14 @@ public struct PathGlob: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ pattern: String) {
         self.pattern = pattern
-        self.tokens = Self.tokenize(pattern)
+        // Vault paths are NFC; a pattern typed on macOS may arrive in NFD.
+        self.tokens = Self.tokenize(UnicodeNormalization.nfc(pattern))
     }
 
     public var description: String { pattern }
 
     /// Whether `path` (vault-relative, `/`-separated) matches the whole pattern.
+    /// `path` is compared in NFC, as the vault scanner stores paths.
     public func matches(_ path: String) -> Bool {
         Self.match(tokens[...], Array(path.unicodeScalars)[...])
     }

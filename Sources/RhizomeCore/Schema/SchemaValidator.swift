@@ -22,7 +22,7 @@ struct SchemaValidator {
         for key in schema.required where !exempt.contains(key) && !entries.contains(where: { $0.key == key }) {
             let property = schema.property(key)?.resolved
             var fix = "add `\(key):`"
-            if let value = property?.defaultValue, let text = value.scalarText, !NoteIdentifier.containsPlaceholder(text) {
+            if let value = schema.property(key)?.effectiveDefault, let text = value.scalarText, !NoteIdentifier.containsPlaceholder(text) {
                 fix += " (it has a default: `rhizome fix --populate` adds `\(key): \(text)`)"
             } else if let allowed = property?.enumValues {
                 fix += " with one of " + Self.list(allowed)
@@ -197,11 +197,15 @@ struct SchemaValidator {
     private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         var previous = Array(0...b.count)
+        var beforePrevious = previous
         for (i, x) in a.enumerated() {
             var current = [i + 1] + Array(repeating: 0, count: b.count)
             for (j, y) in b.enumerated() {
                 current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+                // A swap of two neighbours (`tsak` → `task`) is one edit.
+                if i > 0, j > 0, x == b[j - 1], a[i - 1] == y { current[j + 1] = min(current[j + 1], beforePrevious[j - 1] + 1) }
             }
+            beforePrevious = previous
             previous = current
         }
         return previous[b.count]
