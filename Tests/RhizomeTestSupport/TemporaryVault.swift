@@ -26,6 +26,14 @@ public final class TemporaryVault: @unchecked Sendable {
         try self.init(obsidianFolder: false)
         try FileManager.default.removeItem(at: root)
         try FileManager.default.copyItem(at: source, to: root)
+        // A read-only source (the shared corpora) would give a copy that cannot be edited or removed.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.path)
+        for case let relative as String in FileManager.default.enumerator(atPath: root.path) ?? FileManager.DirectoryEnumerator() {
+            let path = root.appendingPathComponent(relative).path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), attributes[.type] as? FileAttributeType != .typeSymbolicLink,
+                  let mode = attributes[.posixPermissions] as? Int else { continue }
+            try? FileManager.default.setAttributes([.posixPermissions: mode | 0o200], ofItemAtPath: path)
+        }
     }
 
     deinit {

@@ -41,8 +41,12 @@ struct FixCommand: RhizomeSubcommand {
         var changes: [Change] = []
         var skipped: [Skipped] = []
         var writeFailures = 0
+        let files = try NoteFiles(vaultPath: session.vaultPath)
         for path in notePaths where filter.includes(path) && !catalog.config.isExcluded(path) {
-            let diskPath = session.vaultPath + "/" + path
+            guard let diskPath = files.diskPath(of: path) else {
+                skipped.append(Skipped(path: path, reason: "not found on disk under this name (a name that is not UTF-8?)"))
+                continue
+            }
             guard case .success(let bytes) = FileReader.read(DiskPath(diskPath), maxBytes: 16 << 20) else {
                 skipped.append(Skipped(path: path, reason: "cannot be read, or is over 16 MiB"))
                 continue

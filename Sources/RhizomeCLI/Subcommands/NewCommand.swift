@@ -38,6 +38,10 @@ struct NewCommand: RhizomeSubcommand {
                 "the new note would not be valid, so nothing was written:\n" + problems.map { "  " + $0.message + ($0.fix.map { " (\($0))" } ?? "") }.joined(separator: "\n")
                 + "\nGive the missing values with --set KEY=VALUE.")
         }
+        // The same name in another Unicode form (NFD, as macOS may save it) is the same note to Obsidian.
+        if let existing = try NoteFiles(vaultPath: vault).diskPath(of: UnicodeNormalization.nfc(note.path)) {
+            throw FileWriteError.alreadyExists(path: existing)
+        }
         try AtomicFileWriter.create(vault + "/" + note.path, bytes: Array(note.text.utf8))
         if global.json {
             printJSON(Created(path: note.path, type: schema.type, id: note.id), vault: vault, context: context)
@@ -108,6 +112,12 @@ struct NoteDraft {
             }
             set(key, value)
         }
+        // In the schema's key order, so that `fix` has nothing to do on a fresh note.
+        let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        func position(_ item: (offset: Int, element: (key: String, value: FrontmatterValue))) -> Int {
+            rank[item.element.key] ?? order.count + item.offset
+        }
+        values = values.enumerated().sorted { position($0) < position($1) }.map(\.element)
         let missing = root.required.filter { key in !values.contains { $0.key == key } }
         guard missing.isEmpty else {
             throw CLIError.invalidArgument("`\(schema.type)` requires \(missing.map { "`\($0)`" }.joined(separator: ", ")), which \(missing.count == 1 ? "has" : "have") no default: add --set \(missing[0])=…")

@@ -73,9 +73,9 @@ struct TypesCommand: RhizomeSubcommand {
         var changes: [FixCommand.Change] = []
         var skipped: [FixCommand.Skipped] = []
         var writeFailures = 0
+        let files = try NoteFiles(vaultPath: session.vaultPath)
         for path in try session.store.notes(withTypeValue: from) {
-            let diskPath = session.vaultPath + "/" + path
-            guard case .success(let bytes) = FileReader.read(DiskPath(diskPath), maxBytes: 16 << 20) else {
+            guard let diskPath = files.diskPath(of: path), case .success(let bytes) = FileReader.read(DiskPath(diskPath), maxBytes: 16 << 20) else {
                 skipped.append(FixCommand.Skipped(path: path, reason: "cannot be read"))
                 continue
             }

@@ -32,18 +32,22 @@ struct PathFilter {
 
     /// `argument` as a vault-relative path (`""` for the vault itself); nil when it points outside the vault.
     static func vaultRelative(_ argument: String, vaultPath: String, context: CommandContext) -> String? {
-        let root = URL(fileURLWithPath: vaultPath).standardizedFileURL.path
+        // Compared both as written and with symlinks resolved (`/tmp` is `/private/tmp` on macOS; a vault
+        // may be reached through a link).
+        let roots = Set([URL(fileURLWithPath: vaultPath).standardizedFileURL.path, URL(fileURLWithPath: vaultPath).resolvingSymlinksInPath().path])
         func relative(toRoot absolute: String) -> String? {
-            let path = URL(fileURLWithPath: absolute).standardizedFileURL.path
-            if path == root { return "" }
-            return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : nil
+            let url = URL(fileURLWithPath: absolute)
+            for path in [url.standardizedFileURL.path, url.resolvingSymlinksInPath().path] {
+                for root in roots {
+                    if path == root { return "" }
+                    if path.hasPrefix(root + "/") { return String(path.dropFirst(root.count + 1)) }
+                }
+            }
+            return nil
         }
         if argument.hasPrefix("/") { return relative(toRoot: argument) }
         let fromCurrent = URL(fileURLWithPath: context.currentDirectory).appendingPathComponent(argument).path
         if FileManager.default.fileExists(atPath: fromCurrent), let inside = relative(toRoot: fromCurrent) { return inside }
-        var trimmed = argument
-        while trimmed.hasPrefix("./") { trimmed.removeFirst(2) }
-        while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        return trimmed == "." ? "" : trimmed
+        return VaultPath.normalize(argument).map(UnicodeNormalization.nfc)
     }
 }

@@ -60,9 +60,14 @@ public struct FrontmatterEditor: Sendable {
     /// `insertAfter` (or at the end). Re-setting an identical rendering changes nothing.
     @discardableResult
     public mutating func setValue(_ value: FrontmatterValue, forKey key: String, insertAfter: String? = nil) -> Bool {
-        let lines = YAMLWriter.entryLines(key: key, value: value).map { Array($0.utf8) + newline }
+        var lines = YAMLWriter.entryLines(key: key, value: value).map { Array($0.utf8) + newline }
         let tokenLength = YAMLWriter.key(key).utf8.count
         if let index = entries.lastIndex(where: { $0.key == key }) {
+            // `type: note   # renamed later`: a comment after a one-line value stays after the new one.
+            if entries[index].content.count == 1, lines.count == 1,
+               let comment = Self.trailingComment(Array(Self.withoutLineBreak(entries[index].content[0]))) {
+                lines[0] = Self.withoutLineBreak(lines[0]) + comment + newline
+            }
             guard entries[index].content.map(Self.withoutLineBreak) != lines.map(Self.withoutLineBreak) else { return true }
             return edit { $0.entries[index].content = lines; $0.entries[index].keyTokenLength = tokenLength }
         }
@@ -125,6 +130,30 @@ public struct FrontmatterEditor: Sendable {
     }
 
     // MARK: - Model
+
+    /// The ` # comment` at the end of a one-line `key: value` (with the spaces before it), if any: a `#`
+    /// after a space or tab, outside quotes.
+    static func trailingComment(_ line: [UInt8]) -> [UInt8]? {
+        var quote: UInt8? = nil
+        var index = 0
+        while index < line.count {
+            let byte = line[index]
+            if let open = quote {
+                if open == UInt8(ascii: "\""), byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                // Quotes open a scalar only at its start (after `: ` or a flow indicator), not inside plain text.
+                let previous = index > 0 ? line[index - 1] : UInt8(ascii: " ")
+                if previous == UInt8(ascii: " ") || previous == UInt8(ascii: "[") || previous == UInt8(ascii: ",") { quote = byte }
+            } else if byte == UInt8(ascii: "#"), index > 0, line[index - 1] == UInt8(ascii: " ") || line[index - 1] == UInt8(ascii: "\t") {
+                var start = index
+                while start > 0, line[start - 1] == UInt8(ascii: " ") || line[start - 1] == UInt8(ascii: "\t") { start -= 1 }
+                return Array(line[start...])
+            }
+            index += 1
+        }
+        return nil
+    }
 
     private struct Entry: Sendable {
         var key: String

@@ -43,7 +43,9 @@ public enum FixPlanner {
 
         // Every note: legacy keys and unquoted links.
         for (legacy, plural) in NoteChecker.legacyKeys.sorted(by: { $0.key < $1.key }) {
-            guard let node = editor.value(forKey: legacy), editor.value(forKey: plural) == nil else { continue }
+            // Written twice, the two values would need merging by hand: left alone (a duplicate-key finding says so).
+            guard let node = editor.value(forKey: legacy), editor.value(forKey: plural) == nil,
+                  editor.keys.count(where: { $0 == legacy }) == 1 else { continue }
             guard editor.renameKey(legacy, to: plural) else { continue }
             record(.legacyKey, legacy, "renamed `\(legacy)` to `\(plural)`")
             if let text = node.value.scalarText, node.value != .null {
@@ -145,6 +147,10 @@ public enum FixPlanner {
         case .string(let text), .date(let text):
             guard let format = schema.format, format == .date || format == .dateTime,
                   !DateText.matches(text, format: format), let fixed = DateText.normalise(text, format: format) else { return nil }
+            return .date(fixed)
+        case .number(_, let text):
+            // `started: 20240105` unquoted is a number to YAML.
+            guard schema.format == .date, text.count == 8, let fixed = DateText.normalise(text, format: .date) else { return nil }
             return .date(fixed)
         case .list(let items):
             guard let itemSchema = schema.items?.resolved else { return nil }

@@ -34,7 +34,7 @@ public struct VaultConfig: Sendable {
     public static func load(vaultRoot: String) throws(SchemaError) -> VaultConfig {
         let path = vaultRoot + "/" + relativePath
         guard let text = try SchemaFileAccess.readIfPresent(path) else { return VaultConfig() }
-        return try parse(text, file: path)
+        return try parse(text, file: relativePath)
     }
 
     /// Parses a config file's text; `file` names it in errors.

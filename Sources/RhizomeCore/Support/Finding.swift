@@ -34,6 +34,20 @@ public struct Finding: Sendable, Hashable, Codable {
         self.fix = fix
     }
 
+    private enum CodingKeys: String, CodingKey { case code, severity, message, path, line, column, fix }
+
+    /// Every key is always present (`null` when absent), as in all of Rhizome's JSON.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(severity, forKey: .severity)
+        try container.encode(message, forKey: .message)
+        try container.encode(path, forKey: .path)
+        try container.encode(line, forKey: .line)
+        try container.encode(column, forKey: .column)
+        try container.encode(fix, forKey: .fix)
+    }
+
     /// `path:line:col: severity: message` — the compiler-diagnostic form editors understand.
     public var diagnosticDescription: String {
         var location = path ?? "<vault>"

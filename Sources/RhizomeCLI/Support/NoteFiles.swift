@@ -1,0 +1,20 @@
+import Foundation
+import RhizomeCore
+
+/// Where each note is on disk. Index paths are NFC; a file saved on macOS may be named in NFD, so
+/// commands that rewrite notes take the exact name from a fresh walk of the vault.
+struct NoteFiles {
+    private let diskPaths: [String: String]
+
+    init(vaultPath: String) throws {
+        var paths: [String: String] = [:]
+        for file in try VaultScanner(root: vaultPath).scan().files where file.kind == .note {
+            // A name that is not UTF-8 cannot be handed to the writer faithfully: such notes are skipped.
+            if let disk = String(bytes: file.diskPath.bytes, encoding: .utf8) { paths[file.path] = disk }
+        }
+        diskPaths = paths
+    }
+
+    /// The absolute path on disk of the note at vault-relative `path`, or nil when the walk did not find it.
+    func diskPath(of path: String) -> String? { diskPaths[path] }
+}
