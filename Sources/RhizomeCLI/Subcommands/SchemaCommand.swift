@@ -97,6 +97,15 @@ struct SchemaDescription: Encodable {
         var field: String
         var infer: String?
         var mustMatch: Bool
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(field, forKey: .field)
+            try container.encode(infer, forKey: .infer)
+            try container.encode(mustMatch, forKey: .mustMatch)
+        }
+
+        private enum CodingKeys: String, CodingKey { case field, infer, mustMatch }
     }
 
     struct Field: Encodable {
@@ -111,6 +120,26 @@ struct SchemaDescription: Encodable {
         var pattern: String?
         var limits: [String]
         var reference: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case name, required, types, itemTypes, description, defaultValue, allowedValues, format, pattern, limits, reference
+        }
+
+        /// Every key is always present (`null` when absent), so agents can rely on the shape.
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(required, forKey: .required)
+            try container.encode(types, forKey: .types)
+            try container.encode(itemTypes, forKey: .itemTypes)
+            try container.encode(description, forKey: .description)
+            try container.encode(defaultValue, forKey: .defaultValue)
+            try container.encode(allowedValues, forKey: .allowedValues)
+            try container.encode(format, forKey: .format)
+            try container.encode(pattern, forKey: .pattern)
+            try container.encode(limits, forKey: .limits)
+            try container.encode(reference, forKey: .reference)
+        }
     }
 
     var type: String
@@ -123,6 +152,24 @@ struct SchemaDescription: Encodable {
     var keyOrder: [String]
     var strict: Bool
     var fields: [Field]
+
+    private enum CodingKeys: String, CodingKey {
+        case type, description, source, builtIn, match, id, references, keyOrder, strict, fields
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(description, forKey: .description)
+        try container.encode(source, forKey: .source)
+        try container.encode(builtIn, forKey: .builtIn)
+        try container.encode(match, forKey: .match)
+        try container.encode(id, forKey: .id)
+        try container.encode(references, forKey: .references)
+        try container.encode(keyOrder, forKey: .keyOrder)
+        try container.encode(strict, forKey: .strict)
+        try container.encode(fields, forKey: .fields)
+    }
 
     init(_ schema: NoteSchema) {
         type = schema.type
@@ -138,10 +185,10 @@ struct SchemaDescription: Encodable {
         fields = root.properties.map { name, property in
             let node = property.resolved
             var limits: [String] = []
-            if let value = node.minLength { limits.append("at least \(value) characters") }
-            if let value = node.maxLength { limits.append("at most \(value) characters") }
-            if let value = node.minItems { limits.append("at least \(value) items") }
-            if let value = node.maxItems { limits.append("at most \(value) items") }
+            if let value = node.minLength { limits.append("at least \(value) character\(value == 1 ? "" : "s")") }
+            if let value = node.maxLength { limits.append("at most \(value) character\(value == 1 ? "" : "s")") }
+            if let value = node.minItems { limits.append("at least \(value) item\(value == 1 ? "" : "s")") }
+            if let value = node.maxItems { limits.append("at most \(value) item\(value == 1 ? "" : "s")") }
             if node.uniqueItems { limits.append("no repeated items") }
             if let value = node.minimum { limits.append("≥ \(SchemaDescription.number(value))") }
             if let value = node.maximum { limits.append("≤ \(SchemaDescription.number(value))") }
