@@ -192,9 +192,12 @@ private func editError(_ text: String) -> FrontmatterEditError? {
 
             """
         let output = try edited(text) { $0.reorder(["title", "tags"]) }
+        // A comment right above a key belongs to it (`# end of meta` sits above `title`); comments before
+        // the first key head the block and stay first.
         #expect(output == """
             ---
             # About this note
+            # end of meta
             title: Hello
             tags:
               - a
@@ -205,7 +208,6 @@ private func editError(_ text: String) -> FrontmatterEditError? {
             meta:
               nested:
                 deep: 1
-            # end of meta
             ---
             body
 

@@ -69,7 +69,15 @@ public struct FrontmatterEditor: Sendable {
                 lines[0] = Self.withoutLineBreak(lines[0]) + comment + newline
             }
             guard entries[index].content.map(Self.withoutLineBreak) != lines.map(Self.withoutLineBreak) else { return true }
-            return edit { $0.entries[index].content = lines; $0.entries[index].keyTokenLength = tokenLength }
+            // Comments inside or after a value that is rewritten over several lines cannot stay where they
+            // were: they are kept as comment lines right above the key (where `reorder` keeps them with it).
+            let keptComments = (lines.count == 1 && entries[index].content.count == 1 ? [] : Self.comments(in: entries[index]))
+                .map { $0 + newline }
+            return edit {
+                $0.entries[index].content = lines
+                $0.entries[index].keyTokenLength = tokenLength
+                if index == 0 { $0.preamble += keptComments } else { $0.entries[index - 1].trailer += keptComments }
+            }
         }
         var entry = Entry(key: key, content: lines, trailer: [], keyTokenLength: tokenLength)
         let anchor = insertAfter.flatMap { name in entries.lastIndex { $0.key == name } } ?? entries.indices.last
@@ -125,11 +133,53 @@ public struct FrontmatterEditor: Sendable {
         }
         positions += entries.indices.filter { !positions.contains($0) }
         guard positions != Array(entries.indices) else { return true }
-        let reordered = positions.map { entries[$0] }
-        return edit { $0.entries = reordered }
+        // A comment block right above a key (no blank line between) describes that key: it moves with it.
+        var working = entries
+        var head = preamble
+        var leading: [[[UInt8]]] = []
+        for index in working.indices {
+            // Comments before the first key head the whole block: they stay first.
+            guard index > 0 else { leading.append([]); continue }
+            var source = working[index - 1].trailer
+            var moved: [[UInt8]] = []
+            while let last = source.last, Self.isCommentLine(last) {
+                moved.insert(last, at: 0)
+                source.removeLast()
+            }
+            leading.append(moved)
+            working[index - 1].trailer = source
+        }
+        var reordered = positions.map { working[$0] }
+        for (newIndex, oldIndex) in positions.enumerated() {
+            if newIndex == 0 { head += leading[oldIndex] } else { reordered[newIndex - 1].trailer += leading[oldIndex] }
+        }
+        return edit {
+            $0.entries = reordered
+            $0.preamble = head
+        }
     }
 
     // MARK: - Model
+
+    /// Whether a whole line is a comment (`# …`, maybe indented).
+    static func isCommentLine(_ line: [UInt8]) -> Bool {
+        line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) == UInt8(ascii: "#")
+    }
+
+    /// The comments in an entry's lines (whole-line ones and those after a value), without their indentation
+    /// or line breaks. Lines of a `|` or `>` block scalar are text, not comments.
+    private static func comments(in entry: Entry) -> [[UInt8]] {
+        let keyLine = Array(withoutLineBreak(entry.content[0]))
+        let afterKey = keyLine.dropFirst(entry.keyTokenLength).drop { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: " ") }
+        if let first = afterKey.first, first == UInt8(ascii: "|") || first == UInt8(ascii: ">") {
+            return trailingComment(keyLine).map { [Array($0.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })] } ?? []
+        }
+        return entry.content.compactMap { raw -> [UInt8]? in
+            let line = Array(withoutLineBreak(raw))
+            if isCommentLine(line) { return Array(line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) }
+            return trailingComment(line).map { Array($0.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) }
+        }
+    }
 
     /// The ` # comment` at the end of a one-line `key: value` (with the spaces before it), if any: a `#`
     /// after a space or tab, outside quotes.
