@@ -137,6 +137,7 @@ public enum CLI {
             case .changedOnDisk: return ("file-changed-on-disk", error.description, .internalFailure)
             case .alreadyExists: return ("file-exists", error.description, .usage)
             case .io: return ("file-write-failed", error.description, .internalFailure)
+            case .refused: return ("file-refused", error.description, .usage)
             }
         default:
             return ("internal-error", "\(error)", .internalFailure)

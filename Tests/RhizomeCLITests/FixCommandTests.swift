@@ -266,18 +266,33 @@ import RhizomeTestSupport
         let cli = try CLIHarness()
         defer { cli.cleanUp() }
         let vault = try TypedVaultFixture.make()
-        try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
-        let target = vault.outside.appendingPathComponent("Shared idea.md")
-        try Data("---\ntype: idea\nstatus: seed\ntag: shared\n---\nShared body\n".utf8).write(to: target)
+        let target = try vault.write("Archive/Shared idea.md", "---\ntype: idea\nstatus: seed\ntag: shared\n---\nShared body\n")
         try vault.symlink("Ideas/Shared idea.md", to: target.path)
-        let result = cli.run(["fix", "--write"], vault: vault)
+        let result = cli.run(["fix", "--write", "Ideas"], vault: vault)
         #expect(result.status == 0, "\(result.error)")
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: vault.url("Ideas/Shared idea.md").path)
         #expect(link == target.path)
         #expect(try String(contentsOf: target, encoding: .utf8) == "---\ntype: idea\nstatus: seed\ntags:\n  - shared\n---\nShared body\n")
-        let folderEntries = try FileManager.default.contentsOfDirectory(atPath: vault.url("Ideas").path)
-        #expect(folderEntries == ["Shared idea.md"], "no temporary file left beside the link")
-        #expect(cli.run(["fix"], vault: vault).output.contains("nothing to fix"))
+        let folderEntries = try FileManager.default.contentsOfDirectory(atPath: vault.url("Ideas").path).filter { $0.hasPrefix(".") }
+        #expect(folderEntries.isEmpty, "no temporary file left beside the link")
+        #expect(cli.run(["fix", "Ideas"], vault: vault).output.contains("nothing to fix"))
+    }
+
+    @Test func `a symlink to a note outside the vault is reported and its target left alone`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TypedVaultFixture.make()
+        try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
+        let target = vault.outside.appendingPathComponent("Shared idea.md")
+        let original = "---\ntype: idea\nstatus: seed\ntag: shared\n---\nShared body\n"
+        try Data(original.utf8).write(to: target)
+        try vault.symlink("Ideas/Shared idea.md", to: target.path)
+        let dryRun = cli.run(["fix", "Ideas/Shared idea.md"], vault: vault)
+        #expect(dryRun.output.contains("--- a/Ideas/Shared idea.md"), "the dry run still shows what would change")
+        let result = cli.run(["fix", "--write", "Ideas/Shared idea.md"], vault: vault)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("outside the vault"))
+        #expect(try String(contentsOf: target, encoding: .utf8) == original)
     }
 
     @Test func `a note with invalid YAML is skipped with a warning and left unchanged`() throws {

@@ -72,7 +72,31 @@ private func writeError(_ body: () throws(FileWriteError) -> Void) -> FileWriteE
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test(arguments: [0o600, 0o640, 0o755, 0o444])
+    @Test func `replace refuses a read-only file and a hard-linked one, leaving them as they were`() throws {
+        let vault = try TemporaryVault()
+        let path = try vault.write("Note.md", "old").path
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        guard case .refused(let refusedPath, _)? = writeError({ () throws(FileWriteError) in
+            try AtomicFileWriter.replace(path, expecting: bytes("old"), with: bytes("new"))
+        }) else {
+            Issue.record("expected a refusal for a read-only file")
+            return
+        }
+        #expect(refusedPath == path)
+        #expect(contents(path) == bytes("old"))
+        let other = try vault.write("Other.md", "shared").path
+        try FileManager.default.linkItem(atPath: other, toPath: vault.url("Hard link.md").path)
+        guard case .refused? = writeError({ () throws(FileWriteError) in
+            try AtomicFileWriter.replace(other, expecting: bytes("shared"), with: bytes("new"))
+        }) else {
+            Issue.record("expected a refusal for a hard-linked file")
+            return
+        }
+        #expect(contents(vault.url("Hard link.md").path) == bytes("shared"))
+        #expect(try leftoverTemporaryFiles(in: vault.path).isEmpty)
+    }
+
+    @Test(arguments: [0o600, 0o640, 0o755, 0o200])
     func `replace keeps the file's permissions`(mode: Int) throws {
         let vault = try TemporaryVault()
         let path = try vault.write("Note.md", "old").path

@@ -47,6 +47,10 @@ struct FixCommand: RhizomeSubcommand {
                 skipped.append(Skipped(path: path, reason: "not found on disk under this name (a name that is not UTF-8?)"))
                 continue
             }
+            if write, let outside = files.targetOutsideVault(diskPath) {
+                skipped.append(Skipped(path: path, reason: "it is a symlink to \(outside), outside the vault; Rhizome only rewrites files inside the vault"))
+                continue
+            }
             guard case .success(let bytes) = FileReader.read(DiskPath(diskPath), maxBytes: 16 << 20) else {
                 skipped.append(Skipped(path: path, reason: "cannot be read, or is over 16 MiB"))
                 continue
@@ -71,7 +75,7 @@ struct FixCommand: RhizomeSubcommand {
                     change.written = true
                 } catch {
                     skipped.append(Skipped(path: path, reason: error.description))
-                    writeFailures += 1
+                    if case .refused = error {} else { writeFailures += 1 }
                     continue
                 }
             }

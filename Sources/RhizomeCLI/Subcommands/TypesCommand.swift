@@ -79,6 +79,10 @@ struct TypesCommand: RhizomeSubcommand {
                 skipped.append(FixCommand.Skipped(path: path, reason: "cannot be read"))
                 continue
             }
+            if write, let outside = files.targetOutsideVault(diskPath) {
+                skipped.append(FixCommand.Skipped(path: path, reason: "it is a symlink to \(outside), outside the vault; Rhizome only rewrites files inside the vault"))
+                continue
+            }
             var editor: FrontmatterEditor
             do {
                 editor = try FrontmatterEditor(fileBytes: bytes)
@@ -100,7 +104,7 @@ struct TypesCommand: RhizomeSubcommand {
                     change.written = true
                 } catch {
                     skipped.append(FixCommand.Skipped(path: path, reason: error.description))
-                    writeFailures += 1
+                    if case .refused = error {} else { writeFailures += 1 }
                     continue
                 }
             }

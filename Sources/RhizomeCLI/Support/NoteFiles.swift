@@ -5,8 +5,10 @@ import RhizomeCore
 /// commands that rewrite notes take the exact name from a fresh walk of the vault.
 struct NoteFiles {
     private let diskPaths: [String: String]
+    private let vaultRealPath: String
 
     init(vaultPath: String) throws {
+        vaultRealPath = URL(fileURLWithPath: vaultPath).resolvingSymlinksInPath().path
         var paths: [String: String] = [:]
         for file in try VaultScanner(root: vaultPath).scan().files where file.kind == .note {
             // A name that is not UTF-8 cannot be handed to the writer faithfully: such notes are skipped.
@@ -17,4 +19,11 @@ struct NoteFiles {
 
     /// The absolute path on disk of the note at vault-relative `path`, or nil when the walk did not find it.
     func diskPath(of path: String) -> String? { diskPaths[path] }
+
+    /// Where a note's file really is when that is outside the vault (reached through a symlink, as linked
+    /// Claude Code agents are); nil when it is inside.
+    func targetOutsideVault(_ diskPath: String) -> String? {
+        let real = URL(fileURLWithPath: diskPath).resolvingSymlinksInPath().path
+        return real == vaultRealPath || real.hasPrefix(vaultRealPath + "/") ? nil : real
+    }
 }

@@ -13,10 +13,12 @@ import Darwin
 ///     try AtomicFileWriter.replace(path, expecting: bytesWeRead, with: editedBytes)
 ///     try AtomicFileWriter.create("\(vault)/Inbox/New note.md", bytes: Array(text.utf8))
 public enum AtomicFileWriter {
-    /// Replaces a file's content, keeping its permission bits (and owner, where allowed).
+    /// Replaces a file's content, keeping its permission bits (and owner, where allowed; on macOS also its
+    /// extended attributes and ACLs). The creation date is the new file's (a rename gives a new inode).
     ///
     /// A symlink is followed and its target rewritten; the link itself stays. Throws `.changedOnDisk`
-    /// and writes nothing when the file no longer holds `currentBytes` (someone saved it meanwhile).
+    /// and writes nothing when the file no longer holds `currentBytes` (someone saved it meanwhile), and
+    /// `.refused` for a read-only or hard-linked file.
     public static func replace(_ path: String, expecting currentBytes: [UInt8], with newBytes: [UInt8]) throws(FileWriteError) {
         let target = try resolvedTarget(path)
         var status = stat()
@@ -24,9 +26,21 @@ public enum AtomicFileWriter {
             if errno == ENOENT { throw .changedOnDisk(path: path) }
             throw .io(path: path, operation: "read the attributes of", reason: errnoDescription())
         }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .io(path: path, operation: "read", reason: "not a regular file") }
+        // A new inode would quietly undo what these say: leave such files alone.
+        if status.st_mode & 0o222 == 0 {
+            throw .refused(path: path, reason: "it is read-only (no write permission bits); make it writable first if it should change")
+        }
+        if status.st_nlink > 1 {
+            throw .refused(path: path, reason: "it has \(status.st_nlink) hard links, which a rewrite would separate")
+        }
         let temporary = try writeTemporaryFile(besides: target, bytes: newBytes, mode: status.st_mode & 0o7777) { descriptor in
             _ = fchown(descriptor, status.st_uid, status.st_gid)  // only root may give files away; a failure is fine
         }
+        #if canImport(Darwin)
+        // Extended attributes (Finder tags) and ACLs belong to the note, not to its bytes.
+        _ = copyfile(target, temporary, nil, copyfile_flags_t(COPYFILE_XATTR | COPYFILE_ACL))
+        #endif
         do throws(FileWriteError) {
             // Checked after the slow part, so the window for a concurrent save is as short as it can be.
             switch FileReader.read(DiskPath(target), maxBytes: Int64(currentBytes.count)) {
@@ -77,17 +91,18 @@ public enum AtomicFileWriter {
         return String(cString: resolved)
     }
 
-    /// Writes `bytes` to a new `.<name>.rhizome-<pid>-<random>.tmp` beside `path` and flushes it to
+    /// Writes `bytes` to a new `.rhizome-<pid>-<random>.tmp` beside `path` and flushes it to
     /// disk. Returns its path; removes it on failure.
     private static func writeTemporaryFile(
         besides path: String, bytes: [UInt8], mode: mode_t, applyingUmask: Bool = false,
         prepare: (Int32) -> Void = { _ in }
     ) throws(FileWriteError) -> String {
-        let (folder, name) = split(path)
+        let (folder, _) = split(path)
         var descriptor: Int32 = -1
         var temporary = ""
         for _ in 0..<16 where descriptor < 0 {
-            temporary = "\(folder)/.\(name).rhizome-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 36)).tmp"
+            // Short, whatever the note's name: a long name plus a suffix could pass the file system's limit.
+            temporary = "\(folder)/.rhizome-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 36)).tmp"
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard descriptor >= 0 || errno == EEXIST else {
                 throw .io(path: path, operation: "create a temporary file beside", reason: errnoDescription())
@@ -177,6 +192,8 @@ public enum FileWriteError: Error, Sendable, Equatable, CustomStringConvertible 
     case alreadyExists(path: String)
     /// A system call failed; `reason` is the system's message.
     case io(path: String, operation: String, reason: String)
+    /// The file is one Rhizome will not rewrite (read-only, hard-linked); `reason` says why.
+    case refused(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -186,6 +203,8 @@ public enum FileWriteError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(path) already exists, so nothing was written (Rhizome never overwrites a file it creates). Choose another name or remove the existing file."
         case .io(let path, let operation, let reason):
             return "could not \(operation) \(path): \(reason). The file was left as it was; check that the folder exists and is writable, and that the disk has space."
+        case .refused(let path, let reason):
+            return "\(path) was left as it was: \(reason)."
         }
     }
 }
