@@ -25,6 +25,7 @@ enum IndexSchema {
         ("property_file", "property(file_id)"),
         ("property_key", "property(key)"),
         ("finding_file", "finding(file_id)"),
+        ("finding_code", "finding(code)"),
     ]
 
     /// Migrations from version N-1 to N, at index N-1.

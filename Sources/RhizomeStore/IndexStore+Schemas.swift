@@ -2,6 +2,9 @@ import RhizomeCore
 
 /// Queries behind `validate`, `fix` and `types`: stored validation findings, note types and type values.
 extension IndexStore {
+    /// The fingerprint of the schemas the stored results were checked against (nil before any check).
+    public func checkedSchemaFingerprint() throws -> String? { try metaValue("schema_fingerprint") }
+
     /// A stored finding with the type of the note it is about.
     public struct ValidationFinding: Sendable {
         public var finding: Finding

@@ -41,6 +41,7 @@ public final class IndexStore {
             throw .newerSchema(found: found, supported: IndexSchema.version, path: path)
         }
         if found == 0 { throw .notIndexed(path: path) }
+        if found < IndexSchema.version { throw .olderSchema(found: found, supported: IndexSchema.version, path: path) }
     }
 
     /// The vault this index was last built for (nil before the first run).

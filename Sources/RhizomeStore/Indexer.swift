@@ -72,12 +72,18 @@ public final class Indexer {
         report.removed = removed.count
         report.findings = scanFindings
 
-        if added.isEmpty && removed.isEmpty && changed.isEmpty && pendingKeyCount == 0 && !scanFindingsChanged && !schemaFingerprintChanged {
+        // Set before anything is written and cleared by the vault checks' own transaction: a run killed in
+        // between leaves it set, so the next run redoes the checks even when no file changed.
+        let vaultChecksPending = try store.metaValue("vault_checks_pending") == "1"
+        if added.isEmpty && removed.isEmpty && changed.isEmpty && pendingKeyCount == 0 && !scanFindingsChanged
+            && !schemaFingerprintChanged && !vaultChecksPending {
             report.unchanged = unchanged
             try fillTotals(&report)
             report.milliseconds = milliseconds(since: started, clock: clock)
             return report
         }
+
+        try store.setMeta("vault_checks_pending", "1")
 
         // (1) Structure: removed files leave (their links cascade; links to them become unresolved),
         // added files get rows, and both mark their resolve keys for re-resolution.

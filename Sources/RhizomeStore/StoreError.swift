@@ -3,6 +3,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case cannotOpen(path: String, reason: String)
     case sqlite(code: Int32, message: String, statement: String)
     case newerSchema(found: Int, supported: Int, path: String)
+    /// An index written by an older Rhizome, opened read-only (`--no-refresh`), so it cannot be migrated.
+    case olderSchema(found: Int, supported: Int, path: String)
     case notIndexed(path: String)
     case notReadOnly
     case multipleStatements
@@ -18,6 +20,7 @@ extension StoreError: CustomStringConvertible {
         case .cannotOpen: return "index-unavailable"
         case .sqlite: return "index-sqlite-error"
         case .newerSchema: return "index-newer-schema"
+        case .olderSchema: return "index-outdated"
         case .notIndexed: return "index-missing"
         case .notReadOnly: return "sql-not-read-only"
         case .multipleStatements: return "sql-multiple-statements"
@@ -35,6 +38,8 @@ extension StoreError: CustomStringConvertible {
             return "SQLite error \(code) (\(message)) while executing `\(statement)`"
         case .newerSchema(let found, let supported, let path):
             return "the index at \(path) was written by a newer Rhizome (schema \(found); this one understands up to \(supported)). Upgrade Rhizome, or use another index file with --db PATH."
+        case .olderSchema(let found, let supported, let path):
+            return "the index at \(path) was written by an older Rhizome (schema \(found); this one writes \(supported)) and must be updated before it can be read. Run `rhizome index`, or drop --no-refresh."
         case .notIndexed(let path):
             return "the vault has not been indexed yet (no index at \(path)). Run `rhizome index` first, or drop --no-refresh."
         case .notReadOnly:

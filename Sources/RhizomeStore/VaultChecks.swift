@@ -9,8 +9,8 @@ struct VaultChecks {
     /// nil when schemas are off or failed to load: only clears what earlier runs derived.
     let catalog: SchemaCatalog?
 
-    /// Replaces the reference edges and vault-level findings; returns the number of edges. Every query
-    /// runs on an index, so a run after a one-note change costs milliseconds, not a pass over all links.
+    /// Replaces the reference edges and vault-level findings; returns the number of edges. The queries run
+    /// on indexes (about 10 ms at 10k notes); their cost grows with the number of typed notes and references.
     func run() throws -> Int {
         try connection.transaction { () throws -> Int in
             // Edges are the only links whose key starts with U+0001: a range on the `link_key` index.
@@ -33,8 +33,10 @@ struct VaultChecks {
             for (id, notes) in owners {
                 for note in notes {
                     let others = notes.filter { $0.fileID != note.fileID }.map(\.path)
+                    // A placeholder id shared by thousands of notes must not make thousands of huge messages.
+                    let listed = others.prefix(5).joined(separator: ", ") + (others.count > 5 ? " and \(others.count - 5) more" : "")
                     findings.append((note.fileID, Finding(
-                        code: .duplicateID, severity: .error, message: "the id `\(id)` is also used by \(others.joined(separator: ", "))",
+                        code: .duplicateID, severity: .error, message: "the id `\(id)` is also used by \(listed)",
                         path: note.path, line: note.line, column: note.column,
                         fix: "give each note its own id; references to `\(id)` cannot tell them apart")))
                 }
@@ -48,6 +50,7 @@ struct VaultChecks {
                 LEFT JOIN note_type t ON t.id_value = r.value LEFT JOIN file tf ON tf.id = t.file_id
                 ORDER BY r.file_id, r.ordinal, tf.path
                 """)
+            var suggestionsLeft = Self.maximumSuggestions
             var current: (source: Int64, ordinal: Int64)? = nil
             var group: [SQLRow] = []
             func flush() throws {
@@ -60,8 +63,12 @@ struct VaultChecks {
                 }
                 switch targets.count {
                 case 0:
-                    add(.brokenReference, "`\(first.key)` refers to `\(first.value)`, but no note has that id",
-                        fix: try brokenReferenceFix(first.value, targetType: first.targetType))
+                    // Suggestions cost a query each: a vault with thousands of broken references gets them for the first few.
+                    suggestionsLeft -= 1
+                    let fix = suggestionsLeft >= 0
+                        ? try brokenReferenceFix(first.value, targetType: first.targetType)
+                        : "use the id of an existing\(first.targetType.map { " `\($0)`" } ?? "") note, or link a note by name (`\"[[Note]]\"`)"
+                    add(.brokenReference, "`\(first.key)` refers to `\(first.value)`, but no note has that id", fix: fix)
                 case 1:
                     let target = targets[0]
                     edges.append(Edge(source: first.source, target: target.targetID!, key: first.key, value: first.value, line: first.line, column: first.column))
@@ -147,9 +154,13 @@ struct VaultChecks {
                     .text(finding.message), finding.line.sqlite, finding.column.sqlite, finding.fix.sqlite
                 ).run()
             }
+            try connection.prepare("INSERT INTO meta(key, value) VALUES ('vault_checks_pending', '0') ON CONFLICT(key) DO UPDATE SET value = '0'").run()
             return edges.count
         }
     }
+
+    /// Broken references that get a did-you-mean (each costs a query).
+    static let maximumSuggestions = 100
 
     /// Reference edges are numbered after any link a note can hold.
     static let firstEdgeOrdinal: Int64 = 1 << 40

@@ -36,7 +36,8 @@ struct FixCommand: RhizomeSubcommand {
         let session = try VaultSession.open(global, context: context)
         let notePaths = try session.store.notePaths()
         let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: notePaths)
-        let options = FixPlanner.Options(populate: populate, unsafe: unsafe)
+        var options = FixPlanner.Options(populate: populate, unsafe: unsafe)
+        options.takenIDs = Set(try session.store.typedNotes().compactMap(\.id))
 
         var changes: [Change] = []
         var skipped: [Skipped] = []
@@ -66,6 +67,8 @@ struct FixCommand: RhizomeSubcommand {
                 continue
             }
             let fixes = FixPlanner.apply(to: &editor, frontmatter: parsed.frontmatter, typing: typing, path: path, options: options)
+            // Two notes in this run must not be given the same inferred id either.
+            if let field = typing.schema?.id?.field, let id = editor.value(forKey: field).flatMap({ $0.value.scalarText }) { options.takenIDs.insert(id) }
             let newBytes = editor.renderedBytes()
             guard !fixes.isEmpty, newBytes != bytes else { continue }
             var change = Change(path: path, fixes: fixes, diff: UnifiedDiff.render(old: bytes, new: newBytes, path: path), written: false)

@@ -42,6 +42,9 @@ struct NewCommand: RhizomeSubcommand {
         if let existing = try NoteFiles(vaultPath: vault).diskPath(of: UnicodeNormalization.nfc(note.path)) {
             throw FileWriteError.alreadyExists(path: existing)
         }
+        if let id = note.id, let other = try existingNote(withID: id, context: context) {
+            throw CLIError.invalidArgument("the id `\(id)` is already used by \(other); choose another --title, or --set \(schema.id?.field ?? "id")=…")
+        }
         try AtomicFileWriter.create(vault + "/" + note.path, bytes: Array(note.text.utf8))
         if global.json {
             printJSON(Created(path: note.path, type: schema.type, id: note.id), vault: vault, context: context)
@@ -51,6 +54,11 @@ struct NewCommand: RhizomeSubcommand {
         return .success
     }
 
+    /// The note that already has `id`, from the index (brought up to date first).
+    private func existingNote(withID id: String, context: CommandContext) throws -> String? {
+        try VaultSession.open(global, context: context).store.typedNotes().first { $0.id == id }?.path
+    }
+
     private func parseAssignments() throws -> [(key: String, value: FrontmatterValue)] {
         try assignments.map { assignment in
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
@@ -58,7 +66,12 @@ struct NewCommand: RhizomeSubcommand {
             }
             let key = String(assignment[..<equals]).trimmingCharacters(in: .whitespaces)
             let text = String(assignment[assignment.index(after: equals)...])
-            guard case .success(let node?) = YAMLParser.parse("value: " + text), case .map(let entries) = node.value, let value = entries.first?.value.value else {
+            guard case .success(let node?) = YAMLParser.parse("value: " + text), case .map(let entries) = node.value,
+                  let value = entries.first?.value.value else {
+                return (key, .string(text))
+            }
+            // `--set 'aliases=#1 priority'` is YAML for an empty value and a comment; the user meant the text.
+            if value == .null, !["", "~", "null", "Null", "NULL"].contains(text.trimmingCharacters(in: .whitespaces)) {
                 return (key, .string(text))
             }
             return (key, value)

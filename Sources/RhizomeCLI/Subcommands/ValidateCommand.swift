@@ -24,10 +24,15 @@ struct ValidateCommand: RhizomeSubcommand {
             throw CLIError.invalidArgument("no schema for the type `\(type)`; known types: \(catalog.schemas.map(\.type).joined(separator: ", "))")
         }
         let session = try VaultSession.open(global, context: context)
+        if global.noRefresh, try session.store.checkedSchemaFingerprint() != catalog.fingerprint {
+            context.printError("warning: the schemas or the config changed since the index was last refreshed; these results are from the old ones (drop --no-refresh)")
+        }
         let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: try session.store.notePaths())
         let wantedType = type.map { catalog.schema(forTypeValue: $0)?.type ?? $0 }
         let findings = try session.store.validationFindings().filter { item in
             guard let path = item.finding.path, filter.includes(path) else { return filter.prefixes.isEmpty && type == nil }
+            // Excluded notes (templates) are left alone entirely, parse findings included.
+            if catalog.config.isExcluded(path) { return false }
             guard let wantedType else { return true }
             return item.schemaType == wantedType || item.declaredType == type
         }.map(\.finding)

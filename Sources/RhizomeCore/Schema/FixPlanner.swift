@@ -11,10 +11,13 @@ public enum FixPlanner {
         public var populate = false
         /// Also remove keys a strict schema does not know.
         public var unsafe = false
+        /// Ids other notes already have: an inferred id that is among them is not written.
+        public var takenIDs: Set<String> = []
 
-        public init(populate: Bool = false, unsafe: Bool = false) {
+        public init(populate: Bool = false, unsafe: Bool = false, takenIDs: Set<String> = []) {
             self.populate = populate
             self.unsafe = unsafe
+            self.takenIDs = takenIDs
         }
     }
 
@@ -87,7 +90,7 @@ public enum FixPlanner {
         // Missing fields (only when asked: adding values is a choice the user makes).
         if options.populate {
             if let rule = schema.id, editor.value(forKey: rule.field).flatMap({ NoteChecker.idText($0.value) }) == nil,
-               let inferred = schema.inferredID(path: path, frontmatter: frontmatter), !inferred.isEmpty,
+               let inferred = schema.inferredID(path: path, frontmatter: frontmatter), !inferred.isEmpty, !options.takenIDs.contains(inferred),
                root.property(rule.field)?.resolved.pattern?.matches(inferred) ?? true {
                 editor.setValue(.string(inferred), forKey: rule.field, insertAfter: insertionAnchor(for: rule.field, schema: schema, editor: editor))
                 record(.missingRequired, rule.field, "set `\(rule.field): \(inferred)` (from the \(rule.inferredFrom?.rawValue ?? "name"))")

@@ -15,6 +15,18 @@ extension JSONSchema {
         let root = try compile(node, file: file, definitions: definitions, isRoot: true)
         for node in [root] + definitions.entries.values.sorted(by: { $0.line < $1.line }) {
             try checkReferences(node, file: file, definitions: definitions, seen: [])
+            // A chain of references that comes back to itself would check nothing.
+            var visited = Set<ObjectIdentifier>()
+            var current = node
+            while let reference = current.reference, let target = definitions.lookup(reference) {
+                guard visited.insert(ObjectIdentifier(current)).inserted else {
+                    throw SchemaError(
+                        .unresolvedReference, file: file, line: node.line,
+                        message: "`$ref: \(reference)` leads in a circle of references that never reaches a definition with keywords",
+                        fix: "make one of the definitions in the circle a real schema")
+                }
+                current = target
+            }
         }
         return root
     }

@@ -2,6 +2,10 @@
 /// its reference fields (resolved later, across the vault, by the index). Never throws: every problem
 /// is a `Finding`.
 public struct NoteChecker: Sendable {
+    /// Bumped when a release changes what checks report for the same schemas: part of the catalog's
+    /// fingerprint, so stored results from an older Rhizome are re-checked.
+    public static let version = "1"
+
     public let catalog: SchemaCatalog
 
     public init(catalog: SchemaCatalog) { self.catalog = catalog }

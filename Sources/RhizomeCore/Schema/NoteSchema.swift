@@ -168,7 +168,7 @@ extension NoteSchema {
 
         let frontmatterEntry = try requireEntry("frontmatter")
         let frontmatter = try JSONSchema.compile(frontmatterEntry.value, file: file)
-        if let types = frontmatter.types, !types.contains(.object) {
+        if let types = frontmatter.resolved.types, !types.contains(.object) {
             throw SchemaError(.invalidSchema, file: file, line: frontmatterEntry.value.line, message: "`frontmatter` must describe an object (`type: object`)")
         }
         return NoteSchema(

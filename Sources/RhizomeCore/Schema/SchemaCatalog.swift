@@ -16,8 +16,10 @@ public struct SchemaCatalog: Sendable {
         self.fingerprint = fingerprint
         var byType: [String: Int] = [:]
         var byValue: [String: Int] = [:]
-        for (index, schema) in self.schemas.enumerated() {
-            byType[schema.type] = index
+        for (index, schema) in self.schemas.enumerated() { byType[schema.type] = index }
+        // A vault's own schemas claim their values first (as they do for paths); `load` refuses two
+        // schemas of the same origin claiming one value.
+        for (index, schema) in self.schemas.enumerated().sorted(by: { !$0.element.isBuiltIn && $1.element.isBuiltIn }) {
             for value in schema.matchValues where byValue[value] == nil { byValue[value] = index }
         }
         indexByType = byType
@@ -26,7 +28,7 @@ public struct SchemaCatalog: Sendable {
 
     /// The built-in schemas alone, with the default config (no vault).
     public static func builtIn() throws(SchemaError) -> SchemaCatalog {
-        var fingerprintInput = ""
+        var fingerprintInput = "checker \(NoteChecker.version)\u{0}"
         let schemas = try loadBuiltIns(fingerprintInput: &fingerprintInput)
         return SchemaCatalog(schemas: Array(schemas.values), config: VaultConfig(), fingerprint: fingerprint(of: fingerprintInput))
     }
@@ -34,7 +36,7 @@ public struct SchemaCatalog: Sendable {
     /// Loads the config, the built-in schemas and the vault's schema folder.
     public static func load(vaultRoot: String) throws(SchemaError) -> SchemaCatalog {
         let config = try VaultConfig.load(vaultRoot: vaultRoot)
-        var fingerprintInput = "config\u{0}" + (config.sourceText ?? "") + "\u{0}"
+        var fingerprintInput = "checker \(NoteChecker.version)\u{0}config\u{0}" + (config.sourceText ?? "") + "\u{0}"
         var schemas = try loadBuiltIns(fingerprintInput: &fingerprintInput)
         let folder = vaultRoot + "/" + config.schemaFolder
         var vaultTypes: [String: String] = [:]
@@ -52,7 +54,27 @@ public struct SchemaCatalog: Sendable {
             schemas[schema.type] = schema
             fingerprintInput += relative + "\u{0}" + text + "\u{0}"
         }
+        try checkMatchValues(Array(schemas.values))
         return SchemaCatalog(schemas: Array(schemas.values), config: config, fingerprint: fingerprint(of: fingerprintInput))
+    }
+
+    /// Two vault schemas claiming the same `type:` value (or a value that is another vault type's name)
+    /// would make a note's type depend on file names: refused.
+    private static func checkMatchValues(_ schemas: [NoteSchema]) throws(SchemaError) {
+        let vaultSchemas = schemas.filter { !$0.isBuiltIn }.sorted { $0.type < $1.type }
+        var claimed: [String: NoteSchema] = [:]
+        for schema in vaultSchemas { claimed[schema.type] = schema }
+        for schema in vaultSchemas {
+            for value in schema.matchValues {
+                if let other = claimed[value], other.type != schema.type {
+                    throw SchemaError(
+                        .duplicateType, file: schema.source, line: 1,
+                        message: "`match.values` lists `\(value)`, which already means the type `\(other.type)` (\(other.source))",
+                        fix: "remove `\(value)` from one of the two schemas")
+                }
+                claimed[value] = schema
+            }
+        }
     }
 
     private static func loadBuiltIns(fingerprintInput: inout String) throws(SchemaError) -> [String: NoteSchema] {
@@ -83,7 +105,7 @@ public struct SchemaCatalog: Sendable {
     /// How a note is typed: by its `type:` property, else by the first schema whose `match.paths`
     /// matches its path (vault schemas before built-in ones, then by type name).
     public func classify(_ frontmatter: Frontmatter?, path: String) -> NoteTyping {
-        if let node = frontmatter?["type"], node.value != .null {
+        if let node = frontmatter?["type"], node.value != .null, node.value != .string("") {
             guard let value = node.value.scalarText, case .string = node.value else {
                 return NoteTyping(declaredType: nil, declaredNode: node, schema: nil, matchedBy: .invalidTypeValue)
             }
