@@ -56,17 +56,17 @@ struct FixCommand: RhizomeSubcommand {
                 skipped.append(Skipped(path: path, reason: "cannot be read, or is over 16 MiB"))
                 continue
             }
-            let parsed = NoteParser.parse(bytes, path: path, includeBodyText: false)
-            let typing = catalog.classify(parsed.frontmatter, path: path)
-            guard parsed.frontmatter != nil || typing.schema != nil else { continue }
+            let frontmatter = NoteParser.frontmatter(bytes, path: path)  // the body is not needed
+            let typing = catalog.classify(frontmatter, path: path)
+            guard frontmatter != nil || typing.schema != nil else { continue }
             var editor: FrontmatterEditor
             do {
                 editor = try FrontmatterEditor(fileBytes: bytes)
             } catch {
-                if parsed.frontmatter != nil || options.populate { skipped.append(Skipped(path: path, reason: error.description)) }
+                if frontmatter != nil || options.populate { skipped.append(Skipped(path: path, reason: error.description)) }
                 continue
             }
-            let fixes = FixPlanner.apply(to: &editor, frontmatter: parsed.frontmatter, typing: typing, path: path, options: options)
+            let fixes = FixPlanner.apply(to: &editor, frontmatter: frontmatter, typing: typing, path: path, options: options)
             // Two notes in this run must not be given the same inferred id either.
             if let field = typing.schema?.id?.field, let id = editor.value(forKey: field).flatMap({ $0.value.scalarText }) { options.takenIDs.insert(id) }
             let newBytes = editor.renderedBytes()

@@ -116,7 +116,7 @@ public enum AtomicFileWriter {
             }
             prepare(descriptor)
             try writeAll(descriptor, bytes, path: path)
-            guard fsync(descriptor) == 0 else { throw .io(path: path, operation: "flush to disk", reason: errnoDescription()) }
+            guard flushToDisk(descriptor) else { throw .io(path: path, operation: "flush to disk", reason: errnoDescription()) }
             guard close(descriptor) == 0 else {
                 descriptor = -1
                 throw .io(path: path, operation: "close", reason: errnoDescription())
@@ -137,13 +137,22 @@ public enum AtomicFileWriter {
         }
         do throws(FileWriteError) {
             try writeAll(descriptor, bytes, path: path)
-            guard fsync(descriptor) == 0 else { throw .io(path: path, operation: "flush to disk", reason: errnoDescription()) }
+            guard flushToDisk(descriptor) else { throw .io(path: path, operation: "flush to disk", reason: errnoDescription()) }
             close(descriptor)
         } catch {
             close(descriptor)
             unlink(path)  // ours: O_EXCL made it
             throw error
         }
+    }
+
+    /// `fsync`, which on macOS only reaches the drive's cache: there `F_FULLFSYNC` asks for stable storage
+    /// (falling back to `fsync` where the file system does not support it).
+    private static func flushToDisk(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
+        #endif
+        return fsync(descriptor) == 0
     }
 
     private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(FileWriteError) {
