@@ -191,10 +191,18 @@ struct VaultChecks {
 
     /// Suggests linking by name when a note is called like the value, else ids that contain it.
     private func brokenReferenceFix(_ value: String, targetType: String?) throws -> String {
+        let sameIgnoringCase = try connection.prepare("SELECT id_value FROM note_type WHERE lower(id_value) = lower(?) LIMIT 1")
+        sameIgnoringCase.bind(.text(value))
+        if try sameIgnoringCase.step() { return "ids are compared exactly: did you mean `\(sameIgnoringCase.text(0))`?" }
+        // A type without an id field can only be referred to by link.
+        let targetHasIDs = targetType.map { catalog?.schema(forType: $0)?.id != nil } ?? true
         let named = try connection.prepare("SELECT path FROM file WHERE resolve_key = ? AND kind = 'note' LIMIT 1")
         named.bind(.text(LinkResolver<Int64>.resolveKey(ofLinkPath: value)))
         if try named.step() {
-            return "a note is named `\(value)` (\(named.text(0))): link it instead, `\"[[\(value)]]\"`, or give it the id `\(value)`"
+            return "a note is named `\(value)` (\(named.text(0))): link it instead, `\"[[\(value)]]\"`" + (targetHasIDs ? ", or give it the id `\(value)`" : "")
+        }
+        if !targetHasIDs {
+            return "`\(targetType ?? "")` notes have no id field: refer to one by link, `\"[[Note name]]\"`"
         }
         let similar = try connection.prepare("""
             SELECT DISTINCT id_value FROM note_type WHERE id_value IS NOT NULL AND (?2 IS NULL OR schema_type = ?2)

@@ -59,8 +59,8 @@ import RhizomeTestSupport
         #expect(output.contains("  status (required): string\n"))
         #expect(output.contains("Where the project stands"))
         #expect(output.contains("one of: active, paused, done, dropped · default: active"))
-        #expect(output.contains("  owner: string or null\n"))
-        #expect(output.contains("  tags: array or null of string\n"))
+        #expect(output.contains("  owner: string, or null\n"))
+        #expect(output.contains("  tags: array of string, or null\n"))
         #expect(output.contains("default: {{date}} · format: date"))
         // A vault type, and a type reached through a `type:` value.
         let person = cli.run(["schema", "people"], vault: vault)

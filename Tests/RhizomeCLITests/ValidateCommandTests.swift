@@ -16,7 +16,7 @@ import RhizomeTestSupport
         let result = cli.run(["validate"], vault: vault)
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.diagnosticLines.isEmpty)
-        #expect(result.output.contains("3 typed notes checked: 0 errors in 0 notes, 0 warnings"))
+        #expect(result.output.contains("0 errors in 0 notes, 0 warnings, 0 for information · 3 typed notes checked against a schema"))
     }
 
     @Test func `errors exit 1 with one compiler-style line per finding and a summary`() throws {
@@ -38,7 +38,7 @@ import RhizomeTestSupport
         #expect(strict.contains("nickname") && strict.hasSuffix("[unknown-key]"))
         // Each finding carries its fix on the next line.
         #expect(result.output.contains("\n  fix: use one of `active`, `paused`, `done`, `dropped`"))
-        #expect(result.output.contains("5 typed notes checked: 2 errors in 2 notes, 0 warnings"))
+        #expect(result.output.contains("2 errors in 2 notes, 0 warnings, 0 for information · 5 typed notes checked against a schema"))
     }
 
     @Test func `warnings alone exit 0`() throws {
@@ -170,7 +170,7 @@ import RhizomeTestSupport
         #expect((projects.data["summary"] as? [String: Any])?["checkedNotes"] as? Int == 2)
         let people = cli.run(["validate", "--type", "person"], vault: vault)
         #expect(people.status == 0)
-        #expect(people.output.contains("1 typed note checked: 0 errors"))
+        #expect(people.output.contains("0 errors in 0 notes, 0 warnings, 0 for information · 1 typed note checked"))
         let sessions = cli.run(["validate", "--type", "meeting", "--json"], vault: vault)
         #expect(sessions.findingPaths == ["Meetings/Sync.md"])
         #expect(cli.run(["validate", "--type", "session", "--json"], vault: vault).findingPaths == ["Meetings/Sync.md"])

@@ -30,13 +30,16 @@ struct FixCommand: RhizomeSubcommand {
     @Flag(help: "Also remove keys that a strict schema does not know.")
     var unsafe = false
 
+    @Flag(help: "Put keys in the schema's order in every note (by default only notes changed for another fix are reordered).")
+    var reorder = false
+
     func execute(in context: CommandContext) throws -> ExitStatus {
         let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
         let catalog = try SchemaCatalog.load(vaultRoot: vault)
         let session = try VaultSession.open(global, context: context)
         let notePaths = try session.store.notePaths()
         let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: notePaths)
-        var options = FixPlanner.Options(populate: populate, unsafe: unsafe)
+        var options = FixPlanner.Options(populate: populate, unsafe: unsafe, reorder: reorder)
         options.takenIDs = Set(try session.store.typedNotes().compactMap(\.id))
 
         var changes: [Change] = []
@@ -46,10 +49,6 @@ struct FixCommand: RhizomeSubcommand {
         for path in notePaths where filter.includes(path) && !catalog.config.isExcluded(path) {
             guard let diskPath = files.diskPath(of: path) else {
                 skipped.append(Skipped(path: path, reason: "not found on disk under this name (a name that is not UTF-8?)"))
-                continue
-            }
-            if write, let outside = files.targetOutsideVault(diskPath) {
-                skipped.append(Skipped(path: path, reason: "it is a symlink to \(outside), outside the vault; Rhizome only rewrites files inside the vault"))
                 continue
             }
             guard case .success(let bytes) = FileReader.read(DiskPath(diskPath), maxBytes: 16 << 20) else {
@@ -63,7 +62,8 @@ struct FixCommand: RhizomeSubcommand {
             do {
                 editor = try FrontmatterEditor(fileBytes: bytes)
             } catch {
-                if frontmatter != nil || options.populate { skipped.append(Skipped(path: path, reason: error.description)) }
+                // Flow-style or JSON frontmatter is valid, just not editable line by line: nothing to report.
+                if error != .notBlockStyle, frontmatter != nil || options.populate { skipped.append(Skipped(path: path, reason: error.description)) }
                 continue
             }
             let fixes = FixPlanner.apply(to: &editor, frontmatter: frontmatter, typing: typing, path: path, options: options)
@@ -71,6 +71,17 @@ struct FixCommand: RhizomeSubcommand {
             if let field = typing.schema?.id?.field, let id = editor.value(forKey: field).flatMap({ $0.value.scalarText }) { options.takenIDs.insert(id) }
             let newBytes = editor.renderedBytes()
             guard !fixes.isEmpty, newBytes != bytes else { continue }
+            // What --write would refuse is said by the dry run too.
+            if let outside = files.targetOutsideVault(diskPath) {
+                skipped.append(Skipped(path: path, reason: "it is a symlink to \(outside), outside the vault; Rhizome only rewrites files inside the vault"))
+                continue
+            }
+            do {
+                try AtomicFileWriter.checkReplaceable(diskPath)
+            } catch {
+                skipped.append(Skipped(path: path, reason: error.description))
+                continue
+            }
             var change = Change(path: path, fixes: fixes, diff: UnifiedDiff.render(old: bytes, new: newBytes, path: path), written: false)
             if write {
                 do {

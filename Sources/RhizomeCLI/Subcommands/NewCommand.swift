@@ -39,7 +39,8 @@ struct NewCommand: RhizomeSubcommand {
                 + "\nGive the missing values with --set KEY=VALUE.")
         }
         // The same name in another Unicode form (NFD, as macOS may save it) is the same note to Obsidian.
-        if let existing = try NoteFiles(vaultPath: vault).diskPath(of: UnicodeNormalization.nfc(note.path)) {
+        // …and so is the same name in other letter case, for links and on macOS and Windows disks.
+        if let existing = try NoteFiles(vaultPath: vault).existingNote(named: note.path) {
             throw FileWriteError.alreadyExists(path: existing)
         }
         if let id = note.id, let other = try existingNote(withID: id, context: context) {
@@ -69,6 +70,10 @@ struct NewCommand: RhizomeSubcommand {
             guard case .success(let node?) = YAMLParser.parse("value: " + text), case .map(let entries) = node.value,
                   let value = entries.first?.value.value else {
                 return (key, .string(text))
+            }
+            // `--set related=[[Home]]`: unquoted, YAML reads a list in a list; on a command line it means the link.
+            if !NoteChecker.unquotedLinks(in: entries[0].value).isEmpty {
+                return (key, FixPlanner.quotingLinks(entries[0].value).value)
             }
             // `--set 'aliases=#1 priority'` is YAML for an empty value and a comment; the user meant the text.
             if value == .null, !["", "~", "null", "Null", "NULL"].contains(text.trimmingCharacters(in: .whitespaces)) {
@@ -119,6 +124,8 @@ struct NoteDraft {
             if let rule = schema.id, rule.field == key, let id { set(key, .string(id)); continue }
             if let value = root.property(key)?.effectiveDefault { set(key, filled(value, placeholders)) }
         }
+        // A type matched only by path (Claude Code agents, skills) carries no `type:`; every other note says it.
+        if root.property("type") == nil, schema.matchPaths.isEmpty { values.insert(("type", .string(schema.type)), at: 0) }
         for (key, value) in assignments {
             if case .forbidden = root.additionalProperties, root.property(key) == nil {
                 throw CLIError.invalidArgument("`\(key)` is not a field of `\(schema.type)` (strict schema); fields: \(root.properties.map(\.name).joined(separator: ", "))")
@@ -126,7 +133,7 @@ struct NoteDraft {
             set(key, value)
         }
         // In the schema's key order, so that `fix` has nothing to do on a fresh note.
-        let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let rank = Dictionary((["type"] + order).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         func position(_ item: (offset: Int, element: (key: String, value: FrontmatterValue))) -> Int {
             rank[item.element.key] ?? order.count + item.offset
         }
@@ -141,6 +148,9 @@ struct NoteDraft {
         text += "---\n"
         if let body = schema.scaffold.body { text += "\n" + placeholders.fill(body) }
 
+        if let requestedFolder, requestedFolder.hasPrefix("/") {
+            throw CLIError.invalidArgument("--folder takes a folder inside the vault, relative to it (`Projects/Archive`), not `\(requestedFolder)`")
+        }
         let folderText = requestedFolder ?? schema.scaffold.folder.map(placeholders.fill) ?? ""
         guard let folder = VaultPath.normalize(folderText) else {
             throw CLIError.invalidArgument("the folder `\(folderText)` is outside the vault")

@@ -61,8 +61,12 @@ struct SchemaCommand: RhizomeSubcommand {
         context.print(schema.strict ? "strict: keys not listed below are errors" : "open: other keys are allowed")
         context.print("\nFields")
         for field in schema.fields {
-            var line = "  \(field.name)\(field.required ? " (required)" : ""): \(field.types.isEmpty ? "any" : field.types.joined(separator: " or "))"
-            if let items = field.itemTypes, !items.isEmpty { line += " of " + items.joined(separator: " or ") }
+            // `array of string, or null` rather than `array or null of string`.
+            let types = field.types.isEmpty ? ["any"] : field.types.map { type -> String in
+                guard type == "array", let items = field.itemTypes, !items.isEmpty else { return type }
+                return "array of " + items.joined(separator: " or ")
+            }
+            let line = "  \(field.name)\(field.required ? " (required)" : ""): " + (types.count > 1 ? types.dropLast().joined(separator: ", ") + ", or " + types.last! : types[0])
             context.print(line)
             if let description = field.description { context.print("      " + description) }
             var details: [String] = []

@@ -51,7 +51,8 @@ struct ValidateCommand: RhizomeSubcommand {
         } else {
             for finding in findings { context.print(finding.diagnosticDescription) }
             if !findings.isEmpty { context.print() }
-            context.print("\(summary.checkedNotes) typed note\(summary.checkedNotes == 1 ? "" : "s") checked: \(summary.errors) error\(summary.errors == 1 ? "" : "s") in \(summary.notesWithErrors) note\(summary.notesWithErrors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), \(summary.infos) note\(summary.infos == 1 ? "" : "s") for information")
+            // Errors count every note (invalid YAML anywhere is one); "typed" says how many had a schema.
+            context.print("\(summary.errors) error\(summary.errors == 1 ? "" : "s") in \(summary.notesWithErrors) note\(summary.notesWithErrors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), \(summary.infos) for information · \(summary.checkedNotes) typed note\(summary.checkedNotes == 1 ? "" : "s") checked against a schema")
         }
         return summary.errors > 0 ? .problemsFound : .success
     }

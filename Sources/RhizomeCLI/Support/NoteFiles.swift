@@ -20,6 +20,12 @@ struct NoteFiles {
     /// The absolute path on disk of the note at vault-relative `path`, or nil when the walk did not find it.
     func diskPath(of path: String) -> String? { diskPaths[path] }
 
+    /// The path of a note whose vault path equals `path` ignoring Unicode form and letter case, if any.
+    func existingNote(named path: String) -> String? {
+        let wanted = UnicodeNormalization.nfc(path).lowercased()
+        return diskPaths.first { $0.key.lowercased() == wanted }?.value
+    }
+
     /// Where a note's file really is when that is outside the vault (reached through a symlink, as linked
     /// Claude Code agents are); nil when it is inside.
     func targetOutsideVault(_ diskPath: String) -> String? {

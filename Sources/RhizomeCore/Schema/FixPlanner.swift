@@ -13,11 +13,15 @@ public enum FixPlanner {
         public var unsafe = false
         /// Ids other notes already have: an inferred id that is among them is not written.
         public var takenIDs: Set<String> = []
+        /// Put keys in the schema's order in every note. Without it, only notes rewritten for another fix
+        /// are reordered, so that a first `fix` does not rewrite a whole vault for order alone.
+        public var reorder = false
 
-        public init(populate: Bool = false, unsafe: Bool = false, takenIDs: Set<String> = []) {
+        public init(populate: Bool = false, unsafe: Bool = false, takenIDs: Set<String> = [], reorder: Bool = false) {
             self.populate = populate
             self.unsafe = unsafe
             self.takenIDs = takenIDs
+            self.reorder = reorder
         }
     }
 
@@ -95,7 +99,8 @@ public enum FixPlanner {
                 editor.setValue(.string(inferred), forKey: rule.field, insertAfter: insertionAnchor(for: rule.field, schema: schema, editor: editor))
                 record(.missingRequired, rule.field, "set `\(rule.field): \(inferred)` (from the \(rule.inferredFrom?.rawValue ?? "name"))")
             }
-            for (key, property) in root.properties where editor.value(forKey: key) == nil {
+            // Missing, or present with nothing after the colon (`status:`), which templates leave behind.
+            for (key, property) in root.properties where editor.value(forKey: key).map({ $0.value == .null }) ?? true {
                 guard let value = property.effectiveDefault, !(value.scalarText.map(NoteIdentifier.containsPlaceholder) ?? false) else { continue }
                 if case .list(let items) = value, items.contains(where: { $0.value.scalarText.map(NoteIdentifier.containsPlaceholder) ?? false }) { continue }
                 editor.setValue(value, forKey: key, insertAfter: insertionAnchor(for: key, schema: schema, editor: editor))
@@ -110,7 +115,7 @@ public enum FixPlanner {
             }
         }
 
-        if !schema.keyOrder.isEmpty {
+        if !schema.keyOrder.isEmpty, options.reorder || !fixes.isEmpty {
             let before = editor.keys
             editor.reorder(schema.keyOrder)
             if editor.keys != before {
@@ -133,7 +138,7 @@ public enum FixPlanner {
     }
 
     /// `node` with every unquoted `[[link]]` (a list in a list) turned into the quoted string `"[[link]]"`.
-    static func quotingLinks(_ node: FrontmatterNode) -> FrontmatterNode {
+    public static func quotingLinks(_ node: FrontmatterNode) -> FrontmatterNode {
         guard case .list(let items) = node.value else { return node }
         if items.count == 1, case .list(let inner) = items[0].value, items[0].line == node.line, items[0].column == node.column + 1,
            inner.count == 1, let text = inner[0].value.scalarText, inner[0].value != .null {

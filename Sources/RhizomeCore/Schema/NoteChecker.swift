@@ -54,7 +54,7 @@ public struct NoteChecker: Sendable {
                     code: .missingFrontmatter, severity: .warning,
                     message: "this `\(schema.type)` note has no frontmatter; required: \(schema.frontmatter.resolved.required.joined(separator: ", "))",
                     path: path, line: 1, column: 1,
-                    fix: "add a `---` block with the required properties at the top (`rhizome fix --populate` adds those with defaults)"))
+                    fix: "add a `---` block at the top with the required properties"))
             }
             return check
         }
@@ -112,6 +112,14 @@ public struct NoteChecker: Sendable {
             }
         }
         return findings
+    }
+
+    /// Whether `node` itself is an unquoted `[[Note]]`.
+    public static func isUnquotedLink(_ node: FrontmatterNode) -> Bool {
+        guard case .list(let items) = node.value, items.count == 1, case .list(let inner) = items[0].value,
+              items[0].line == node.line, items[0].column == node.column + 1, inner.count == 1,
+              inner[0].value.scalarText != nil, inner[0].value != .null else { return false }
+        return true
     }
 
     /// `[[Note]]` unquoted parses as a list holding a list holding `Note`, the inner bracket right after the outer.

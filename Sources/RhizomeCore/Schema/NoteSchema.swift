@@ -108,7 +108,13 @@ extension NoteSchema {
             for part in try reader.mapping(match.value, what: "`match`") {
                 switch part.key {
                 case "values": matchValues = try reader.stringList(part)
-                case "paths": matchPaths = try reader.stringList(part).map(PathGlob.init)
+                case "paths":
+                    matchPaths = try reader.stringList(part).map(PathGlob.init)
+                    if let bad = matchPaths.first(where: { $0.pattern.isEmpty || $0.pattern.hasPrefix("/") }) {
+                        throw SchemaError(
+                            .invalidSchema, file: file, line: part.value.line, column: part.value.column,
+                            message: "`\(bad.pattern)` is not a vault-relative glob", fix: "write paths relative to the vault, like `Projects/**`")
+                    }
                 default:
                     throw SchemaError(.unsupportedKeyword, file: file, line: part.keyLine, column: part.keyColumn, message: "unknown key `match.\(part.key)`", fix: "use `values` or `paths`")
                 }
@@ -171,10 +177,35 @@ extension NoteSchema {
         if let types = frontmatter.resolved.types, !types.contains(.object) {
             throw SchemaError(.invalidSchema, file: file, line: frontmatterEntry.value.line, message: "`frontmatter` must describe an object (`type: object`)")
         }
+        try checkProperties(of: frontmatter.resolved, file: file)
         return NoteSchema(
             type: type, description: description, matchValues: matchValues, matchPaths: matchPaths, id: idRule,
             references: references, keyOrder: try entry("keyOrder").map { (entry: FrontmatterEntry) throws(SchemaError) in try reader.stringList(entry) } ?? [],
             scaffold: scaffold, frontmatter: frontmatter, source: file, isBuiltIn: isBuiltIn)
+    }
+
+    /// A default must satisfy its own property (or `fix --populate` would write an error), and a range
+    /// must not be empty.
+    private static func checkProperties(of root: JSONSchema, file: String) throws(SchemaError) {
+        for (name, property) in root.properties {
+            let node = property.resolved
+            if let minimum = node.minimum, let maximum = node.maximum, minimum > maximum {
+                throw SchemaError(.invalidSchema, file: file, line: property.line, message: "`\(name)` has `minimum` \(minimum) above `maximum` \(maximum)")
+            }
+            if let minimum = node.minLength, let maximum = node.maxLength, minimum > maximum {
+                throw SchemaError(.invalidSchema, file: file, line: property.line, message: "`\(name)` has `minLength` above `maxLength`")
+            }
+            guard let value = property.effectiveDefault else { continue }
+            if let text = value.scalarText, NoteIdentifier.containsPlaceholder(text) { continue }
+            var validator = SchemaValidator(path: file)
+            validator.check(FrontmatterNode(value: value, line: property.line, column: 1), against: property, keyPath: name,
+                            at: SchemaValidator.Location(line: property.line, column: 1))
+            if let problem = validator.findings.first {
+                throw SchemaError(
+                    .invalidSchema, file: file, line: property.line,
+                    message: "the default of `\(name)` breaks its own schema: \(problem.message)", fix: "change the default or the property's rules")
+            }
+        }
     }
 
     static func isValidTypeName(_ name: String) -> Bool {

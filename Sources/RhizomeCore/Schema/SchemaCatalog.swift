@@ -39,6 +39,12 @@ public struct SchemaCatalog: Sendable {
         var fingerprintInput = "checker \(NoteChecker.version)\u{0}config\u{0}" + (config.sourceText ?? "") + "\u{0}"
         var schemas = try loadBuiltIns(fingerprintInput: &fingerprintInput)
         let folder = vaultRoot + "/" + config.schemaFolder
+        if config.schemaFolderIsExplicit, !SchemaFileAccess.isDirectory(folder) {
+            throw SchemaError(
+                .invalidConfig, file: VaultConfig.relativePath,
+                message: "the schema folder `\(config.schemaFolder)` named by `schemas:` does not exist",
+                fix: "create it, or correct the name (the default is `.rhizome/schemas`)")
+        }
         var vaultTypes: [String: String] = [:]
         for name in try SchemaFileAccess.schemaFileNames(in: folder) {
             let path = folder + "/" + name
@@ -55,6 +61,21 @@ public struct SchemaCatalog: Sendable {
             fingerprintInput += relative + "\u{0}" + text + "\u{0}"
         }
         try checkMatchValues(Array(schemas.values))
+        for (value, type) in config.typeMappings.sorted(by: { $0.key < $1.key }) where schemas[type] == nil {
+            throw SchemaError(
+                .invalidConfig, file: VaultConfig.relativePath,
+                message: "`types` maps `\(value)` to `\(type)`, which no schema defines",
+                fix: "map it to one of " + schemas.keys.sorted().joined(separator: ", ") + ", or add the schema")
+        }
+        for schema in schemas.values.sorted(by: { $0.type < $1.type }) {
+            for (key, target) in schema.references {
+                guard let target, schemas[target] == nil else { continue }
+                throw SchemaError(
+                    .invalidSchema, file: schema.source,
+                    message: "the reference field `\(key)` points at the type `\(target)`, which no schema defines",
+                    fix: "use one of " + schemas.keys.sorted().joined(separator: ", ") + ", or `any`")
+            }
+        }
         return SchemaCatalog(schemas: Array(schemas.values), config: config, fingerprint: fingerprint(of: fingerprintInput))
     }
 

@@ -39,7 +39,8 @@ struct SchemaValidator {
             case .allowed: break
             case .forbidden:
                 let known = schema.properties.map(\.name)
-                var fix = "remove it (`rhizome fix --unsafe` does)"
+                // `fix --unsafe` removes unknown top-level keys only; a nested one is the user's to remove.
+                var fix = keyPath.isEmpty ? "remove it (`rhizome fix --unsafe` does)" : "remove it"
                 if let near = Self.nearest(entry.key, among: known) { fix = "did you mean `\(near)`? Otherwise " + fix }
                 add(.unknownKey, "unknown property `\(join(keyPath, entry.key))`: this type's schema is strict (known: \(known.joined(separator: ", ")))", at: keyLocation, fix: fix)
             case .schema(let additional):
@@ -52,12 +53,18 @@ struct SchemaValidator {
     mutating func check(_ node: FrontmatterNode, against schema: JSONSchema, keyPath: String, at location: Location) {
         let schema = schema.resolved
         let value = node.value
+        // An unquoted `[[link]]` is reported once, as `unquoted-link`, not also as a list of the wrong type.
+        if NoteChecker.isUnquotedLink(node) { return }
         if let types = schema.types, !types.contains(where: { Self.value(value, hasType: $0) }) {
             var fix: String? = nil
             if types.contains(.array), !types.contains(.string), value.scalarText != nil {
                 fix = "write it as a list: `\(keyPath.split(separator: ".").last ?? ""): [\(value.scalarText ?? "")]` (`rhizome fix` does)"
             } else if types.contains(.string), case .number(_, let text) = value {
-                fix = "quote it: `\"\(text)\"`"
+                if schema.format == .date, let date = DateText.normalise(text, format: .date) {
+                    fix = "write it as the date `\(date)` (`rhizome fix` does)"
+                } else {
+                    fix = "quote it: `\"\(text)\"`"
+                }
             } else if value == .null {
                 fix = "give it a value or remove the key"
             }
@@ -124,7 +131,15 @@ struct SchemaValidator {
         }
         if let format = schema.format, !DateText.matches(text, format: format) {
             var fix: String? = nil
-            if let normalised = DateText.normalise(text, format: format) { fix = "write it as `\(normalised)` (`rhizome fix` does)" } else if format == .date { fix = "write dates as YYYY-MM-DD" } else if format == .dateTime { fix = "write it as YYYY-MM-DDTHH:MM" }
+            if let normalised = DateText.normalise(text, format: format) {
+                fix = "write it as `\(normalised)` (`rhizome fix` does)"
+            } else if format == .date, text.utf8.count == 10, text.split(separator: "-").count == 3 {
+                fix = "it is written as YYYY-MM-DD but is not a day of the calendar (month 1–12, a day the month has)"
+            } else if format == .date {
+                fix = "write dates as YYYY-MM-DD"
+            } else if format == .dateTime {
+                fix = "write it as YYYY-MM-DDTHH:MM"
+            }
             add(.invalidFormat, "`\(keyPath)` is `\(text)`, not a valid \(format.rawValue)", at: location, fix: fix)
         }
     }
@@ -168,7 +183,11 @@ struct SchemaValidator {
         case .null: return "an empty value"
         case .bool(let flag): return "`\(flag)`"
         case .number(_, let text): return "the number `\(text)`"
-        case .string(let text): return "`\(text.count > 60 ? String(text.prefix(57)) + "…" : text)`"
+        case .string(let text):
+            let shown = "`\(text.count > 60 ? String(text.prefix(57)) + "…" : text)`"
+            // `"300"` quoted is text: say so, or "should be a number, found `300`" reads as nonsense.
+            if Double(text) != nil || ["true", "false", "null"].contains(text) { return "the text " + shown + " (quoted)" }
+            return shown
         case .date(let text): return "`\(text)`"
         case .list(let items): return "a list of \(items.count)"
         case .map: return "a mapping"

@@ -16,8 +16,11 @@ public struct VaultConfig: Sendable {
 
     /// The vault's schema folder, vault-relative.
     public var schemaFolder = ".rhizome/schemas"
-    /// Notes that `validate` and `fix` leave alone (templates, archives).
-    public var exclude: [PathGlob] = []
+    /// Whether the config names the schema folder (then it must exist).
+    public var schemaFolderIsExplicit = false
+    /// Notes that `validate` and `fix` leave alone. By default `Templates/**`: templates hold
+    /// placeholders (`{{date}}`) that are not valid values yet.
+    public var exclude: [PathGlob] = [PathGlob("Templates/**")]
     /// `type:` values that mean a schema type (`meeting: session`).
     public var typeMappings: [String: String] = [:]
     /// The file's text, part of the schema fingerprint; nil when there is no config file.
@@ -42,13 +45,20 @@ public struct VaultConfig: Sendable {
         var config = VaultConfig()
         config.sourceText = text
         let root: FrontmatterNode
-        switch YAMLParser.parse(text) {
+        var copy = text
+        let (result, duplicates) = copy.withUTF8 { YAMLParser.parseReportingDuplicates($0, lineOffset: 0) }
+        switch result {
         case .failure(let error):
             throw SchemaError(.invalidConfig, file: file, line: error.line, column: error.column, message: "invalid YAML: \(error.message)")
         case .success(nil):
             return config
         case .success(let node?):
             root = node
+        }
+        if let duplicate = duplicates.first {
+            throw SchemaError(
+                .invalidConfig, file: file, line: duplicate.line, column: duplicate.column,
+                message: "the key `\(duplicate.key)` is written twice", fix: "keep one `\(duplicate.key)`")
         }
         guard case .map(let entries) = root.value else {
             throw SchemaError(.invalidConfig, file: file, line: root.line, column: root.column, message: "the config must be `key: value` lines", fix: "see Schemas/README.md")
@@ -69,7 +79,15 @@ public struct VaultConfig: Sendable {
             do throws(SchemaError) {
                 switch entry.key {
                 case "version": break
-                case "schemas": config.schemaFolder = try reader.string(entry).trimmingSlashes
+                case "schemas":
+                    let folder = try reader.string(entry).trimmingSlashes
+                    guard !folder.hasPrefix("/"), !folder.isEmpty, VaultPath.normalize(folder) != nil else {
+                        throw SchemaError(
+                            .invalidConfig, file: file, line: entry.value.line, column: entry.value.column,
+                            message: "`schemas: \(folder)` must be a folder inside the vault, relative to it", fix: "write it like `.rhizome/schemas`")
+                    }
+                    config.schemaFolder = folder
+                    config.schemaFolderIsExplicit = true
                 case "exclude": config.exclude = try reader.stringList(entry).map(PathGlob.init)
                 case "types":
                     for mapping in try reader.mapping(entry.value, what: "`types`") {
@@ -102,6 +120,11 @@ enum SchemaFileAccess {
         case .failure(.unreadable(let reason, _)):
             throw SchemaError(.unreadable, file: path, message: "cannot read the file: \(reason)", fix: "check its permissions")
         }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Names of the `.yaml`, `.yml` and `.json` files in `folder`, sorted; empty when it does not exist.

@@ -26,14 +26,7 @@ public enum AtomicFileWriter {
             if errno == ENOENT { throw .changedOnDisk(path: path) }
             throw .io(path: path, operation: "read the attributes of", reason: errnoDescription())
         }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .io(path: path, operation: "read", reason: "not a regular file") }
-        // A new inode would quietly undo what these say: leave such files alone.
-        if status.st_mode & 0o222 == 0 {
-            throw .refused(path: path, reason: "it is read-only (no write permission bits); make it writable first if it should change")
-        }
-        if status.st_nlink > 1 {
-            throw .refused(path: path, reason: "it has \(status.st_nlink) hard links, which a rewrite would separate")
-        }
+        try checkReplaceable(status, path: path)
         let temporary = try writeTemporaryFile(besides: target, bytes: newBytes, mode: status.st_mode & 0o7777) { descriptor in
             _ = fchown(descriptor, status.st_uid, status.st_gid)  // only root may give files away; a failure is fine
         }
@@ -56,6 +49,15 @@ public enum AtomicFileWriter {
         syncDirectory(of: target)
     }
 
+    /// Throws what `replace` would refuse for `path` (a read-only or hard-linked file, something that is not
+    /// a file), without writing anything: lets a dry run say what a real run would skip.
+    public static func checkReplaceable(_ path: String) throws(FileWriteError) {
+        let target = try resolvedTarget(path)
+        var status = stat()
+        guard stat(target, &status) == 0 else { throw .io(path: path, operation: "read the attributes of", reason: errnoDescription()) }
+        try checkReplaceable(status, path: path)
+    }
+
     /// Creates a new file (mode 0644 less the umask) and its missing parent folders (0755). Never
     /// overwrites: throws `.alreadyExists` when anything, even a broken symlink, is at `path`.
     public static func create(_ path: String, bytes: [UInt8]) throws(FileWriteError) {
@@ -75,6 +77,17 @@ public enum AtomicFileWriter {
     }
 
     // MARK: - Private helpers
+
+    private static func checkReplaceable(_ status: stat, path: String) throws(FileWriteError) {
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .io(path: path, operation: "read", reason: "not a regular file") }
+        // A new inode would quietly undo what these say: leave such files alone.
+        if status.st_mode & 0o222 == 0 {
+            throw .refused(path: path, reason: "it is read-only (no write permission bits); make it writable first if it should change")
+        }
+        if status.st_nlink > 1 {
+            throw .refused(path: path, reason: "it has \(status.st_nlink) hard links, which a rewrite would separate")
+        }
+    }
 
     /// The file a symlink points to (resolved fully), or `path` itself.
     private static func resolvedTarget(_ path: String) throws(FileWriteError) -> String {
