@@ -83,4 +83,14 @@ import RhizomeTestSupport
         #expect(dryRun.error.contains("read-only"), "\(dryRun.error)")
         #expect(!dryRun.output.contains("would change"))
     }
+
+    @Test func `validate takes a note by name, as other commands do`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TypedVaultFixture.make()
+        try vault.write("Projects/Kettle.md", "---\ntype: project\nid: kettle\nstatus: someday\n---\n")
+        let result = cli.run(["validate", "Kettle", "--json"], vault: vault)
+        #expect(result.status == 1)
+        #expect(Set(result.findings.compactMap { $0["path"] as? String }) == ["Projects/Kettle.md"])
+    }
 }

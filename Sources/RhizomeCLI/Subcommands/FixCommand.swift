@@ -38,7 +38,7 @@ struct FixCommand: RhizomeSubcommand {
         let catalog = try SchemaCatalog.load(vaultRoot: vault)
         let session = try VaultSession.open(global, context: context)
         let notePaths = try session.store.notePaths()
-        let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: notePaths)
+        let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: notePaths, resolveNote: { try? session.store.resolveNote($0)?.path })
         var options = FixPlanner.Options(populate: populate, unsafe: unsafe, reorder: reorder)
         options.takenIDs = Set(try session.store.typedNotes().compactMap(\.id))
 

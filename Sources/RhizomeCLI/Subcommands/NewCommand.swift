@@ -157,6 +157,10 @@ struct NoteDraft {
         }
         let name = fileName(placeholders.fill(fileNameTemplate))
         guard !name.isEmpty else { throw CLIError.invalidArgument("the title gives an empty file name; use letters or digits") }
+        // File systems allow 255 bytes per name (an accented letter takes two, CJK three).
+        guard (name + ".md").utf8.count <= 255 else {
+            throw CLIError.invalidArgument("the file name would be \((name + ".md").utf8.count) bytes, over the 255 file systems allow; use a shorter --title")
+        }
         return NoteDraft(path: (folder.isEmpty ? "" : folder + "/") + name + ".md", text: text, id: id)
     }
 

@@ -67,7 +67,7 @@ enum LinkListing {
             groups[key, default: []].append(link)
         }
         for key in order {
-            let group = groups[key]!
+            let group = groups[key]!.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
             let lines = group.map { link -> String in
                 var text = "\(link.line)"
                 if link.kind != "wikilink" {

@@ -27,7 +27,7 @@ struct ValidateCommand: RhizomeSubcommand {
         if global.noRefresh, try session.store.checkedSchemaFingerprint() != catalog.fingerprint {
             context.printError("warning: the schemas or the config changed since the index was last refreshed; these results are from the old ones (drop --no-refresh)")
         }
-        let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: try session.store.notePaths())
+        let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: try session.store.notePaths(), resolveNote: { try? session.store.resolveNote($0)?.path })
         let wantedType = type.map { catalog.schema(forTypeValue: $0)?.type ?? $0 }
         let findings = try session.store.validationFindings().filter { item in
             guard let path = item.finding.path, filter.includes(path) else { return filter.prefixes.isEmpty && type == nil }

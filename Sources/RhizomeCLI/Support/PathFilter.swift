@@ -7,7 +7,10 @@ struct PathFilter {
     /// Vault-relative prefixes; empty = the whole vault.
     let prefixes: [String]
 
-    init(_ arguments: [String], vaultPath: String, context: CommandContext, knownPaths: [String]) throws {
+    init(
+        _ arguments: [String], vaultPath: String, context: CommandContext, knownPaths: [String],
+        resolveNote: ((String) -> String?)? = nil
+    ) throws {
         var prefixes: [String] = []
         for argument in arguments {
             guard let relative = Self.vaultRelative(argument, vaultPath: vaultPath, context: context) else {
@@ -18,6 +21,11 @@ struct PathFilter {
                 break
             }
             let matchesSomething = knownPaths.contains { $0 == relative || $0.hasPrefix(relative + "/") }
+            // A note's name, as other commands take it (`Quick Note`, `Quick Note.md`).
+            if !matchesSomething, let note = resolveNote?(argument) {
+                prefixes.append(note)
+                continue
+            }
             guard matchesSomething else {
                 throw CLIError.invalidArgument("no note in the vault is at or under `\(argument)` (vault-relative: `\(relative)`)")
             }
