@@ -42,19 +42,9 @@ struct FixCommand: RhizomeSubcommand {
         var options = FixPlanner.Options(populate: populate, unsafe: unsafe, reorder: reorder)
         options.takenIDs = Set(try session.store.typedNotes().compactMap(\.id))
 
-        var changes: [Change] = []
-        var skipped: [Skipped] = []
-        var writeFailures = 0
-        let files = try NoteFiles(vaultPath: session.vaultPath)
+        var rewrite = try NoteRewrite(vaultPath: session.vaultPath, write: write)
         for path in notePaths where filter.includes(path) && !catalog.config.isExcluded(path) {
-            guard let diskPath = files.diskPath(of: path) else {
-                skipped.append(Skipped(path: path, reason: "not found on disk under this name (a name that is not UTF-8?)"))
-                continue
-            }
-            guard case .success(let bytes) = FileReader.read(DiskPath(diskPath), maxBytes: 16 << 20) else {
-                skipped.append(Skipped(path: path, reason: "cannot be read, or is over 16 MiB"))
-                continue
-            }
+            guard let (diskPath, bytes) = rewrite.read(path) else { continue }
             let frontmatter = NoteParser.frontmatter(bytes, path: path)  // the body is not needed
             let typing = catalog.classify(frontmatter, path: path)
             guard frontmatter != nil || typing.schema != nil else { continue }
@@ -63,45 +53,23 @@ struct FixCommand: RhizomeSubcommand {
                 editor = try FrontmatterEditor(fileBytes: bytes)
             } catch {
                 // Flow-style or JSON frontmatter is valid, just not editable line by line: nothing to report.
-                if error != .notBlockStyle, frontmatter != nil || options.populate { skipped.append(Skipped(path: path, reason: error.description)) }
+                if error != .notBlockStyle, frontmatter != nil || options.populate { rewrite.skip(path, error.description) }
                 continue
             }
             let fixes = FixPlanner.apply(to: &editor, frontmatter: frontmatter, typing: typing, path: path, options: options)
             // Two notes in this run must not be given the same inferred id either.
             if let field = typing.schema?.id?.field, let id = editor.value(forKey: field).flatMap({ $0.value.scalarText }) { options.takenIDs.insert(id) }
-            let newBytes = editor.renderedBytes()
-            guard !fixes.isEmpty, newBytes != bytes else { continue }
-            // What --write would refuse is said by the dry run too.
-            if let outside = files.targetOutsideVault(diskPath) {
-                skipped.append(Skipped(path: path, reason: "it is a symlink to \(outside), outside the vault; Rhizome only rewrites files inside the vault"))
-                continue
-            }
-            do {
-                try AtomicFileWriter.checkReplaceable(diskPath)
-            } catch {
-                skipped.append(Skipped(path: path, reason: error.description))
-                continue
-            }
-            var change = Change(path: path, fixes: fixes, diff: UnifiedDiff.render(old: bytes, new: newBytes, path: path), written: false)
-            if write {
-                do {
-                    try AtomicFileWriter.replace(diskPath, expecting: bytes, with: newBytes)
-                    change.written = true
-                } catch {
-                    skipped.append(Skipped(path: path, reason: error.description))
-                    if case .refused = error {} else { writeFailures += 1 }
-                    continue
-                }
-            }
-            changes.append(change)
+            guard !fixes.isEmpty else { continue }
+            rewrite.apply(path: path, diskPath: diskPath, bytes: bytes, newBytes: editor.renderedBytes(), fixes: fixes)
         }
+        let (changes, skipped, writeFailures) = (rewrite.changes, rewrite.skipped, rewrite.writeFailures)
         if write && !changes.isEmpty {
             _ = try VaultSession.open(global, context: context)  // the index follows the rewritten notes
         }
 
         let fixCount = changes.reduce(0) { $0 + $1.fixes.count }
         if global.json {
-            printJSON(Report(changes: changes, skipped: skipped, wrote: write), vault: session.vaultPath, context: context)
+            printJSON(rewrite.report, vault: session.vaultPath, context: context)
         } else {
             for change in changes {
                 context.print(change.diff, terminator: "")
@@ -120,24 +88,6 @@ struct FixCommand: RhizomeSubcommand {
             }
         }
         return writeFailures > 0 ? .internalFailure : .success
-    }
-
-    struct Change: Encodable {
-        var path: String
-        var fixes: [FixPlanner.AppliedFix]
-        var diff: String
-        var written: Bool
-    }
-
-    struct Skipped: Encodable {
-        var path: String
-        var reason: String
-    }
-
-    struct Report: Encodable {
-        var changes: [Change]
-        var skipped: [Skipped]
-        var wrote: Bool
     }
 }
 

@@ -70,49 +70,27 @@ struct TypesCommand: RhizomeSubcommand {
     }
 
     private func migrate(from: String, to: String, catalog: SchemaCatalog, session: VaultSession, context: CommandContext) throws -> ExitStatus {
-        var changes: [FixCommand.Change] = []
-        var skipped: [FixCommand.Skipped] = []
-        var writeFailures = 0
-        let files = try NoteFiles(vaultPath: session.vaultPath)
+        var rewrite = try NoteRewrite(vaultPath: session.vaultPath, write: write)
         for path in try session.store.notes(withTypeValue: from) {
-            guard let diskPath = files.diskPath(of: path), case .success(let bytes) = FileReader.read(DiskPath(diskPath), maxBytes: 16 << 20) else {
-                skipped.append(FixCommand.Skipped(path: path, reason: "cannot be read"))
-                continue
-            }
-            if write, let outside = files.targetOutsideVault(diskPath) {
-                skipped.append(FixCommand.Skipped(path: path, reason: "it is a symlink to \(outside), outside the vault; Rhizome only rewrites files inside the vault"))
-                continue
-            }
+            guard let (diskPath, bytes) = rewrite.read(path) else { continue }
             var editor: FrontmatterEditor
             do {
                 editor = try FrontmatterEditor(fileBytes: bytes)
             } catch {
-                skipped.append(FixCommand.Skipped(path: path, reason: error.description))
+                rewrite.skip(path, error.description)
                 continue
             }
             guard editor.setValue(.string(to), forKey: "type") else {
-                skipped.append(FixCommand.Skipped(path: path, reason: "the `type` line could not be rewritten"))
+                rewrite.skip(path, "the `type` line could not be rewritten")
                 continue
             }
-            let newBytes = editor.renderedBytes()
-            guard newBytes != bytes else { continue }
             let fix = FixPlanner.AppliedFix(code: "type-migration", key: "type", description: "type: \(from) → \(to)")
-            var change = FixCommand.Change(path: path, fixes: [fix], diff: UnifiedDiff.render(old: bytes, new: newBytes, path: path), written: false)
-            if write {
-                do {
-                    try AtomicFileWriter.replace(diskPath, expecting: bytes, with: newBytes)
-                    change.written = true
-                } catch {
-                    skipped.append(FixCommand.Skipped(path: path, reason: error.description))
-                    if case .refused = error {} else { writeFailures += 1 }
-                    continue
-                }
-            }
-            changes.append(change)
+            rewrite.apply(path: path, diskPath: diskPath, bytes: bytes, newBytes: editor.renderedBytes(), fixes: [fix])
         }
+        let (changes, skipped, writeFailures) = (rewrite.changes, rewrite.skipped, rewrite.writeFailures)
         if write && !changes.isEmpty { _ = try VaultSession.open(global, context: context) }
         if global.json {
-            printJSON(FixCommand.Report(changes: changes, skipped: skipped, wrote: write), vault: session.vaultPath, context: context)
+            printJSON(rewrite.report, vault: session.vaultPath, context: context)
         } else {
             for change in changes { context.print(change.diff, terminator: "") }
             for item in skipped { context.printError("warning: \(item.path): not changed: \(item.reason)") }
