@@ -15,7 +15,7 @@ public struct RhizomeCommand: ParsableCommand {
             UnresolvedCommand.self, OrphansCommand.self, DeadendsCommand.self, TagsCommand.self, TasksCommand.self,
             PropertiesCommand.self, SearchCommand.self, NeighborsCommand.self, PathCommand.self, GraphCommand.self,
             SQLCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
-            SchemaCommand.self, TypesCommand.self,
+            SchemaCommand.self, TypesCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self,
         ])
 
     public init() {}
@@ -133,6 +133,11 @@ public enum CLI {
             return (error.code, error.description, .usage)
         case let error as SchemaError:
             return (error.code, error.description, .usage)
+        case let error as AgentLinkError:
+            switch error {
+            case .cannotCreate, .cannotRemove: return (error.code, error.description, .internalFailure)
+            default: return (error.code, error.description, .usage)
+            }
         case let error as FileWriteError:
             switch error {
             case .changedOnDisk: return ("file-changed-on-disk", error.description, .internalFailure)

@@ -6,11 +6,11 @@ import RhizomeTestSupport
 /// `rhizome schema [TYPE]` (for people and agents, with or without a vault) and `rhizome types`
 /// (`type:` values with counts and schemas; `migrate` rewrites only the `type:` line).
 @Suite struct SchemaAndTypesCommandTests {
-    static let builtInTypes = ["agent", "daily", "decision", "idea", "plan", "project", "reflection", "session", "skill"]
+    static let builtInTypes = ["agent", "daily", "decision", "idea", "index", "plan", "project", "reflection", "session", "skill"]
 
     // MARK: schema
 
-    @Test func `schema lists the nine built-in types and the vault's own`() throws {
+    @Test func `schema lists the ten built-in types and the vault's own`() throws {
         let cli = try CLIHarness()
         defer { cli.cleanUp() }
         let vault = try TypedVaultFixture.make()
@@ -26,7 +26,7 @@ import RhizomeTestSupport
         let json = cli.run(["schema", "--json"], vault: vault)
         let types = try #require(json.json["data"] as? [[String: Any]])
         #expect(types.compactMap { $0["type"] as? String } == (Self.builtInTypes + ["person"]).sorted())
-        #expect(types.filter { $0["builtIn"] as? Bool == true }.count == 9)
+        #expect(types.filter { $0["builtIn"] as? Bool == true }.count == 10)
         #expect(types.first { $0["type"] as? String == "person" }?["source"] as? String == ".rhizome/schemas/person.yaml")
     }
 
@@ -37,7 +37,7 @@ import RhizomeTestSupport
         try vault.write(".rhizome/schemas/project.yaml", "type: project\ndescription: Our own projects.\nfrontmatter:\n  type: object\n  properties:\n    code:\n      type: string\n      description: The project code.\n")
         let list = cli.run(["schema", "--json"], vault: vault)
         let types = try #require(list.json["data"] as? [[String: Any]])
-        #expect(types.count == 10)
+        #expect(types.count == 11)
         let project = try #require(types.first { $0["type"] as? String == "project" })
         #expect(project["builtIn"] as? Bool == false)
         let detail = cli.run(["schema", "project"], vault: vault)

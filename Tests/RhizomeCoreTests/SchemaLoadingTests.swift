@@ -44,13 +44,13 @@ private func minimalSchema(type: String = "demo", description: String = "A demo 
 // MARK: - The built-in set
 
 @Suite("Schema loading: built-in schemas") struct BuiltInSchemaTests {
-    static let nineTypes = ["agent", "daily", "decision", "idea", "plan", "project", "reflection", "session", "skill"]
+    static let builtInTypes = ["agent", "daily", "decision", "idea", "index", "plan", "project", "reflection", "session", "skill"]
 
-    @Test func `every built-in schema loads and there are exactly the nine types`() throws {
+    @Test func `every built-in schema loads and there are exactly the ten types (the nine the issue names, and index)`() throws {
         let catalog = try SchemaCatalog.builtIn()
-        #expect(catalog.schemas.map(\.type) == Self.nineTypes)
+        #expect(catalog.schemas.map(\.type) == Self.builtInTypes)
         #expect(catalog.schemas.filter { !$0.isBuiltIn }.isEmpty)
-        for type in Self.nineTypes {
+        for type in Self.builtInTypes {
             let schema = try #require(catalog.schema(forType: type))
             #expect(schema.source == "built-in:\(type).yaml")
             #expect(!schema.description.isEmpty)
@@ -60,7 +60,7 @@ private func minimalSchema(type: String = "demo", description: String = "A demo 
     }
 
     @Test func `each embedded file loads on its own under its own name`() throws {
-        #expect(BuiltInSchemaFiles.files.count == 9)
+        #expect(BuiltInSchemaFiles.files.count == 10)
         for file in BuiltInSchemaFiles.files {
             let schema = try NoteSchema.load(text: file.text, file: "built-in:" + file.name, isBuiltIn: true)
             #expect(file.name == schema.type + ".yaml")
@@ -74,7 +74,7 @@ private func minimalSchema(type: String = "demo", description: String = "A demo 
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".yaml") || $0.hasSuffix(".json")) }
             .sorted()
-        #expect(onDisk.count == 9)
+        #expect(onDisk.count == 10)
         #expect(BuiltInSchemaFiles.files.map(\.name) == onDisk, "the embedded set and Schemas/ name different files")
         for file in BuiltInSchemaFiles.files {
             let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(file.name)))
@@ -444,7 +444,7 @@ private func minimalSchema(type: String = "demo", description: String = "A demo 
     @Test func `a vault without config or schema folder has the built-ins and the default config`() throws {
         let vault = try TemporaryVault()
         let catalog = try SchemaCatalog.load(vaultRoot: vault.path)
-        #expect(catalog.schemas.count == 9)
+        #expect(catalog.schemas.count == 10)
         #expect(catalog.config.sourceText == nil)
         #expect(catalog.config.schemaFolder == ".rhizome/schemas")
     }
@@ -453,7 +453,7 @@ private func minimalSchema(type: String = "demo", description: String = "A demo 
         let vault = try TemporaryVault()
         try vault.write(".rhizome/schemas/project.yaml", minimalSchema(type: "project", description: "The vault's projects."))
         let catalog = try SchemaCatalog.load(vaultRoot: vault.path)
-        #expect(catalog.schemas.count == 9)
+        #expect(catalog.schemas.count == 10)
         let project = try #require(catalog.schema(forType: "project"))
         #expect(!project.isBuiltIn)
         #expect(project.description == "The vault's projects.")
@@ -466,7 +466,7 @@ private func minimalSchema(type: String = "demo", description: String = "A demo 
         let vault = try TemporaryVault()
         try vault.write(".rhizome/schemas/person.yaml", Self.personSchema)
         let catalog = try SchemaCatalog.load(vaultRoot: vault.path)
-        #expect(catalog.schemas.map(\.type) == ["agent", "daily", "decision", "idea", "person", "plan", "project", "reflection", "session", "skill"])
+        #expect(catalog.schemas.map(\.type) == ["agent", "daily", "decision", "idea", "index", "person", "plan", "project", "reflection", "session", "skill"])
         #expect(catalog.schema(forType: "person")?.frontmatter.required == ["name"])
         #expect(catalog.schema(forType: "person")?.isBuiltIn == false)
     }
@@ -499,7 +499,7 @@ private func minimalSchema(type: String = "demo", description: String = "A demo 
         try vault.write(".rhizome/schemas/.hidden.yaml", "garbage: [")
         try vault.write(".rhizome/schemas/person.yml", Self.personSchema)
         let catalog = try SchemaCatalog.load(vaultRoot: vault.path)
-        #expect(catalog.schemas.count == 10)
+        #expect(catalog.schemas.count == 11)
         #expect(catalog.schema(forType: "person")?.source == ".rhizome/schemas/person.yml")
     }
 

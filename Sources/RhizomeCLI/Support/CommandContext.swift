@@ -13,8 +13,14 @@ public struct CommandContext: Sendable {
     public var standardError: OutputSink
     /// Whether standard error is a terminal (progress lines are shown only then).
     public var isTerminal: Bool
+    /// Reads one line of the user's answer (confirmations); nil at end of input. Tests supply answers.
+    public var readAnswer: @Sendable () -> String?
 
-    public init(environment: [String: String], currentDirectory: String, standardOutput: OutputSink, standardError: OutputSink, isTerminal: Bool) {
+    public init(
+        environment: [String: String], currentDirectory: String, standardOutput: OutputSink, standardError: OutputSink, isTerminal: Bool,
+        readAnswer: @escaping @Sendable () -> String? = { Swift.readLine() }
+    ) {
+        self.readAnswer = readAnswer
         self.environment = environment
         self.currentDirectory = currentDirectory
         self.standardOutput = standardOutput

@@ -12,7 +12,7 @@ public struct VaultConfig: Sendable {
     public static let supportedVersion = 1
     /// Where the config lives, relative to the vault.
     public static let relativePath = ".rhizome/config.yaml"
-    static let keys = ["version", "schemas", "exclude", "types"]
+    static let keys = ["version", "schemas", "exclude", "types", "claudeCode"]
 
     /// The vault's schema folder, vault-relative.
     public var schemaFolder = ".rhizome/schemas"
@@ -21,6 +21,8 @@ public struct VaultConfig: Sendable {
     /// Notes that `validate` and `fix` leave alone. By default `Templates/**`: templates hold
     /// placeholders (`{{date}}`) that are not valid values yet.
     public var exclude: [PathGlob] = [PathGlob("Templates/**")]
+    /// The vault folder that holds Claude Code's agents, skills and plans (`rhizome link`).
+    public var claudeCodeFolder = "ClaudeCode"
     /// `type:` values that mean a schema type (`meeting: session`).
     public var typeMappings: [String: String] = [:]
     /// The file's text, part of the schema fingerprint; nil when there is no config file.
@@ -89,6 +91,14 @@ public struct VaultConfig: Sendable {
                     config.schemaFolder = folder
                     config.schemaFolderIsExplicit = true
                 case "exclude": config.exclude = try reader.stringList(entry).map(PathGlob.init)
+                case "claudeCode":
+                    let folder = try reader.string(entry).trimmingSlashes
+                    guard !folder.isEmpty, !folder.hasPrefix("/"), VaultPath.normalize(folder) == folder else {
+                        throw SchemaError(
+                            .invalidConfig, file: file, line: entry.value.line, column: entry.value.column,
+                            message: "`claudeCode: \(folder)` must be a folder inside the vault, relative to it", fix: "write it like `ClaudeCode`")
+                    }
+                    config.claudeCodeFolder = folder
                 case "types":
                     for mapping in try reader.mapping(entry.value, what: "`types`") {
                         config.typeMappings[mapping.key] = try reader.string(mapping)

@@ -1,0 +1,121 @@
+import ArgumentParser
+import RhizomeCore
+import RhizomeStore
+
+/// `rhizome status`: the health check of the vault, its index and its links to Claude Code.
+struct StatusCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Check the vault: index freshness, linked projects (agents, skills, broken links), ~/.claude links, schema findings.",
+        discussion: "Exit status 1 when a link is broken.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
+        let linker = try ClaudeLinking.linker(vault: vault, context: context)
+        let layout = linker.layout
+        let databasePath = global.db ?? IndexLocation.defaultDatabasePath(forVault: vault, environment: context.environment)
+
+        var report = Report(vault: vault, database: databasePath)
+        // The index as it is (status never refreshes it: it reports).
+        if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
+            report.index = try store.freshness(vaultRoot: vault)
+            let findings = try store.validationFindings()
+            let prefix = layout.folderName + "/"
+            report.schemaFindings = SchemaSummary(
+                errors: findings.count { $0.finding.severity == .error },
+                warnings: findings.count { $0.finding.severity == .warning },
+                claudeCodeErrors: findings.count { $0.finding.severity == .error && ($0.finding.path?.hasPrefix(prefix) ?? false) })
+        }
+        let broken = linker.brokenLinks()
+        for project in layout.linkedProjects {
+            let inProject = broken.filter { $0.path.hasPrefix(layout.folderName + "/Agents/\(project)/") || $0.path.hasPrefix(layout.folderName + "/Skills/\(project)/") }
+            report.projects.append(ProjectStatus(
+                name: project,
+                agents: FileSystemEntry.namesOfEntries(in: layout.agentsFolder(project)).filter { $0.hasSuffix(".md") }.count,
+                skills: FileSystemEntry.namesOfEntries(in: layout.skillsFolder(project)).count,
+                broken: inProject))
+        }
+        let globalAgents = layout.agentsFolder(ClaudeCodeLayout.globalName)
+        let globalSkills = layout.skillsFolder(ClaudeCodeLayout.globalName)
+        report.global = GlobalStatus(
+            agents: FileSystemEntry.namesOfEntries(in: globalAgents).filter { $0.hasSuffix(".md") }.count,
+            agentsLink: linker.homeLinkState(layout.homeAgents, expected: globalAgents).name,
+            skills: FileSystemEntry.namesOfEntries(in: globalSkills).map { name in
+                SkillLink(name: name, link: linker.homeLinkState(layout.homeSkills + "/" + name, expected: globalSkills + "/" + name).name)
+            },
+            plans: FileSystemEntry.namesOfEntries(in: layout.plansFolder).filter { $0.hasSuffix(".md") }.count,
+            plansLink: linker.homeLinkState(layout.homePlans, expected: layout.plansFolder).name)
+        report.broken = broken
+        report.healthy = broken.isEmpty
+
+        if global.json {
+            printJSON(report, vault: vault, context: context)
+        } else {
+            context.print("Vault \(vault)")
+            if let index = report.index {
+                context.print("  index: \(index.isFresh ? "up to date" : "\(index.staleFiles) file\(index.staleFiles == 1 ? "" : "s") changed since") (last run \(index.lastIndexedAt ?? "unknown"))")
+            } else {
+                context.print("  index: not built yet (run `rhizome index`)")
+            }
+            if let schema = report.schemaFindings {
+                context.print("  schema findings: \(schema.errors) error\(schema.errors == 1 ? "" : "s"), \(schema.warnings) warning\(schema.warnings == 1 ? "" : "s") (\(schema.claudeCodeErrors) in \(layout.folderName)/) — `rhizome validate` lists them")
+            }
+            context.print("\nProjects")
+            if report.projects.isEmpty { context.print("  none linked (run `rhizome link` in a repository)") }
+            for project in report.projects {
+                context.print("  \(project.name): \(project.agents) agent\(project.agents == 1 ? "" : "s"), \(project.skills) skill\(project.skills == 1 ? "" : "s")" + (project.broken.isEmpty ? "" : ", \(project.broken.count) broken"))
+            }
+            context.print("\nGlobal")
+            context.print("  agents: \(report.global.agents) · ~/.claude/agents: \(report.global.agentsLink)")
+            let linkedSkills = report.global.skills.count { $0.link == "linked" }
+            context.print("  skills: \(report.global.skills.count) · linked into ~/.claude/skills: \(linkedSkills)")
+            context.print("  plans: \(report.global.plans) · ~/.claude/plans: \(report.global.plansLink)")
+            ClaudeLinking.printBroken(broken, context: context)
+        }
+        return broken.isEmpty ? .success : .problemsFound
+    }
+
+    struct ProjectStatus: Encodable {
+        var name: String
+        var agents: Int
+        var skills: Int
+        var broken: [LinkedItem]
+    }
+
+    struct SkillLink: Encodable {
+        var name: String
+        var link: String
+    }
+
+    struct GlobalStatus: Encodable {
+        var agents = 0
+        var agentsLink = "missing"
+        var skills: [SkillLink] = []
+        var plans = 0
+        var plansLink = "missing"
+    }
+
+    struct SchemaSummary: Encodable {
+        var errors: Int
+        var warnings: Int
+        var claudeCodeErrors: Int
+    }
+
+    struct Report: Encodable {
+        var vault: String
+        var database: String
+        var index: IndexStore.Freshness?
+        var schemaFindings: SchemaSummary?
+        var projects: [ProjectStatus] = []
+        var global = GlobalStatus()
+        var broken: [LinkedItem] = []
+        var healthy = true
+
+        init(vault: String, database: String) {
+            self.vault = vault
+            self.database = database
+        }
+    }
+}

@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Links a project's Claude Code agents and skills into the vault, and the vault's global ones into
+/// `~/.claude`, with symlinks: one true copy of every file. Idempotent. Never replaces or deletes a real
+/// file or folder, never replaces a symlink that is not its own, never deletes a broken link.
+public struct ClaudeLinker: Sendable {
+    public let layout: ClaudeCodeLayout
+
+    public init(layout: ClaudeCodeLayout) { self.layout = layout }
+
+    /// The project name for a folder: its git repository's top-level folder name, lowercased.
+    public static func projectName(for directory: String) -> String? {
+        var folder = directory
+        while !folder.isEmpty {
+            if FileSystemEntry.at(folder + "/.git") != .missing {
+                return String(folder.split(separator: "/").last ?? "").lowercased()
+            }
+            guard let slash = folder.lastIndex(of: "/") else { break }
+            folder = String(folder[..<slash])
+        }
+        return nil
+    }
+
+    /// Links `projectDirectory`'s `.claude/agents/*.md` and `.claude/skills/*/` into the vault under
+    /// `project`, and the global agents, skills and plans into `~/.claude` where those are absent.
+    public func link(projectDirectory: String, project: String) throws(AgentLinkError) -> LinkReport {
+        guard !project.isEmpty, !project.contains("/"), !project.hasPrefix("."), project != ClaudeCodeLayout.globalName else {
+            throw .invalidProjectName(project)
+        }
+        guard FileSystemEntry.isDirectory(projectDirectory) else { throw .notAFolder(projectDirectory) }
+        var report = LinkReport(project: project)
+        for folder in [layout.agentsFolder(ClaudeCodeLayout.globalName), layout.skillsFolder(ClaudeCodeLayout.globalName),
+                       layout.plansFolder, layout.agentsFolder(project), layout.skillsFolder(project)] {
+            guard FileSystemEntry.makeFolders(folder) else { throw .cannotCreate(folder, reason: FileSystemEntry.lastError) }
+        }
+
+        // The project's artefacts, into the vault.
+        let claude = projectDirectory + "/.claude"
+        for name in FileSystemEntry.names(in: claude + "/agents") where name.hasSuffix(".md") && !name.hasPrefix(".") {
+            report.links.append(ensureLink(at: layout.agentsFolder(project) + "/" + name, to: claude + "/agents/" + name, ownedByLayout: true))
+        }
+        for name in FileSystemEntry.names(in: claude + "/skills") where !name.hasPrefix(".") && FileSystemEntry.isDirectory(claude + "/skills/" + name) {
+            report.links.append(ensureLink(at: layout.skillsFolder(project) + "/" + name, to: claude + "/skills/" + name, ownedByLayout: true))
+        }
+
+        // The vault's global artefacts, into ~/.claude.
+        FileSystemEntry.makeFolders(layout.homeSkills)
+        for name in FileSystemEntry.names(in: layout.skillsFolder(ClaudeCodeLayout.globalName))
+        where !name.hasPrefix(".") && FileSystemEntry.isDirectory(layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + name) {
+            report.links.append(ensureLink(at: layout.homeSkills + "/" + name, to: layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + name, ownedByLayout: false))
+        }
+        report.links.append(ensureLink(at: layout.homeAgents, to: layout.agentsFolder(ClaudeCodeLayout.globalName), ownedByLayout: false))
+        report.links.append(ensureLink(at: layout.homePlans, to: layout.plansFolder, ownedByLayout: false))
+        report.broken = brokenLinks()
+        return report
+    }
+
+    /// What `unlink(project)` would do: the project's symlinks, and the real files it would leave.
+    public func unlinkPlan(project: String) -> UnlinkPlan {
+        var plan = UnlinkPlan(project: project)
+        for folder in [layout.agentsFolder(project), layout.skillsFolder(project)] {
+            for name in FileSystemEntry.names(in: folder) {
+                let path = folder + "/" + name
+                if case .symlink(let target, _) = FileSystemEntry.at(path) {
+                    plan.symlinks.append(LinkedItem(path: layout.vaultRelative(path), target: target))
+                } else {
+                    plan.realFiles.append(layout.vaultRelative(path))
+                }
+            }
+        }
+        return plan
+    }
+
+    /// Removes the project's symlinks (never their targets) and the folders they leave empty.
+    public func unlink(_ plan: UnlinkPlan) throws(AgentLinkError) -> UnlinkPlan {
+        var done = plan
+        done.symlinks = []
+        for item in plan.symlinks {
+            let path = layout.vaultRoot + "/" + item.path
+            // Checked again: only a symlink is ever removed, whatever appeared since the plan was made.
+            guard case .symlink = FileSystemEntry.at(path) else { continue }
+            guard removeLink(path) == 0 else { throw .cannotRemove(item.path, reason: FileSystemEntry.lastError) }
+            done.symlinks.append(item)
+        }
+        for folder in [layout.agentsFolder(plan.project), layout.skillsFolder(plan.project)] where FileSystemEntry.names(in: folder).isEmpty {
+            rmdir(folder)
+        }
+        return done
+    }
+
+    /// Every symlink in the layout, and Rhizome's links in `~/.claude`, whose target is missing.
+    public func brokenLinks() -> [LinkedItem] {
+        var broken: [LinkedItem] = []
+        for root in [layout.agentsRoot, layout.skillsRoot] {
+            for project in FileSystemEntry.names(in: root) {
+                for name in FileSystemEntry.names(in: root + "/" + project) {
+                    let path = root + "/" + project + "/" + name
+                    if case .symlink(let target, false) = FileSystemEntry.at(path) {
+                        broken.append(LinkedItem(path: layout.vaultRelative(path), target: target))
+                    }
+                }
+            }
+        }
+        for path in [layout.homeAgents, layout.homePlans] + FileSystemEntry.names(in: layout.homeSkills).map({ layout.homeSkills + "/" + $0 }) {
+            if case .symlink(let target, false) = FileSystemEntry.at(path), isInsideLayout(target) {
+                broken.append(LinkedItem(path: path, target: target))
+            }
+        }
+        return broken
+    }
+
+    /// The state of one of `~/.claude`'s links to the vault.
+    public func homeLinkState(_ path: String, expected: String) -> HomeLinkState {
+        switch FileSystemEntry.at(path) {
+        case .missing: return .missing
+        case .symlink(let target, let resolves):
+            if normalised(target) == normalised(expected) { return resolves ? .linked : .broken(target: target) }
+            return .elsewhere(target: target)
+        case .file, .directory: return .realFolder
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Makes `path` a symlink to `target` when that is safe; says what it did.
+    private func ensureLink(at path: String, to target: String, ownedByLayout: Bool) -> LinkResult {
+        var result = LinkResult(path: layout.vaultRelative(path), target: target, outcome: .created)
+        switch FileSystemEntry.at(path) {
+        case .missing:
+            if symlink(target, path) != 0 { result.outcome = .skipped(reason: "could not create the link: \(FileSystemEntry.lastError)") }
+        case .symlink(let existing, _):
+            if normalised(existing) == normalised(target) {
+                result.outcome = .alreadyLinked
+            } else if ownedByLayout || isInsideLayout(existing) {
+                // A link of Rhizome's own layout with an old target (a moved repository): pointed at the new one.
+                // Replaced atomically: a new link beside it, renamed over it.
+                let temporary = path + ".rhizome-link-\(getpid())"
+                if symlink(target, temporary) == 0, rename(temporary, path) == 0 {
+                    result.outcome = .updated(previousTarget: existing)
+                } else {
+                    removeLink(temporary)
+                    result.outcome = .skipped(reason: "could not update the link: \(FileSystemEntry.lastError)")
+                }
+            } else {
+                result.outcome = .skipped(reason: "a symlink to \(existing) is already there, not made by Rhizome; left alone")
+            }
+        case .file:
+            result.outcome = .skipped(reason: "a real file is already there; left alone")
+        case .directory:
+            result.outcome = .skipped(reason: "a real folder is already there; left alone")
+        }
+        return result
+    }
+
+    private func isInsideLayout(_ target: String) -> Bool {
+        let path = normalised(target)
+        return path == normalised(layout.root) || path.hasPrefix(normalised(layout.root) + "/")
+    }
+
+    private func normalised(_ path: String) -> String {
+        var text = path
+        while text.count > 1, text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}
+
+/// `unlink(2)` on a symlink (never a target), named apart from `ClaudeLinker.unlink(_:)`.
+@discardableResult
+private func removeLink(_ path: String) -> Int32 {
+    unlink(path)
+}

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What is at a path, without following a final symlink: the facts every link decision rests on.
+public enum FileSystemEntry: Sendable, Equatable {
+    case missing
+    /// A symlink, with its target as written and whether that target exists.
+    case symlink(target: String, resolves: Bool)
+    case file
+    case directory
+
+    public static func at(_ path: String) -> FileSystemEntry {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return .missing }
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK:
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &buffer, buffer.count - 1)
+            let target = count >= 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+            var targetStatus = stat()
+            return .symlink(target: target, resolves: stat(path, &targetStatus) == 0)
+        case S_IFDIR:
+            return .directory
+        default:
+            return .file
+        }
+    }
+
+    /// Names in a folder (not `.`/`..`), sorted; empty when it cannot be read.
+    static func names(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Visible names in a folder (not starting with `.`), sorted.
+    public static func namesOfEntries(in folder: String) -> [String] {
+        names(in: folder).filter { !$0.hasPrefix(".") }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Creates `path` and its missing parents (0755); true when it is a folder afterwards.
+    @discardableResult
+    static func makeFolders(_ path: String) -> Bool {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if !isDirectory(prefix) { mkdir(prefix, 0o755) }
+        }
+        return isDirectory(path)
+    }
+
+    static var lastError: String { String(cString: strerror(errno)) }
+}

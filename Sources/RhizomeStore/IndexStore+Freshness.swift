@@ -1,0 +1,29 @@
+import RhizomeCore
+
+extension IndexStore {
+    /// How current the index is: when it was last brought up to date, and how many files differ from it now.
+    public struct Freshness: Sendable, Encodable {
+        public var lastIndexedAt: String?
+        /// Files added, removed or changed (size, mtime) since the last run.
+        public var staleFiles: Int
+        public var isFresh: Bool { staleFiles == 0 }
+    }
+
+    /// Compares a walk of the vault with the stored sizes and times (no file is read).
+    public func freshness(vaultRoot: String) throws -> Freshness {
+        let scan = try VaultScanner(root: vaultRoot).scan()
+        let statement = try connection.prepare("SELECT path, size, mtime_ns FROM file")
+        var stored: [String: (Int64?, Int64?)] = [:]
+        while try statement.step() { stored[statement.text(0)] = (statement.optionalInt(1), statement.optionalInt(2)) }
+        var stale = 0
+        for file in scan.files {
+            if let (size, time) = stored.removeValue(forKey: file.path) {
+                if size != file.size || time != file.modificationTime { stale += 1 }
+            } else {
+                stale += 1
+            }
+        }
+        stale += stored.keys.filter { !scan.isUncertain($0) }.count
+        return Freshness(lastIndexedAt: try metaValue("last_indexed_at"), staleFiles: stale)
+    }
+}
