@@ -37,38 +37,89 @@ import RhizomeTestSupport
         #expect(frontmatter["tags"] as? [String] == ["claude-code"])
     }
 
-    @Test func `every agent and skill link resolves to its file, with the shortest unambiguous path`() throws {
+    /// `acme` and `beta` both have `code-reviewer.md` and a `pdf-tools` skill, and so does `global`;
+    /// `test-writer` is also the name of a note elsewhere in the vault.
+    private func twoProjectsSharingNames() throws -> ClaudeLinkFixture {
         let fixture = try ClaudeLinkFixture()
         try fixture.vault.write("ClaudeCode/Agents/global/code-reviewer.md", ClaudeLinkFixture.agent("code-reviewer", "The global reviewer."))
         try fixture.vault.write("ClaudeCode/Agents/global/helper.md", ClaudeLinkFixture.agent("helper", "Helps everywhere."))
         try fixture.vault.write("ClaudeCode/Skills/global/pdf-tools/SKILL.md", ClaudeLinkFixture.skill("pdf-tools", "The global PDF tools."))
-        // A note elsewhere in the vault with the same name as an agent.
         try fixture.vault.write("Notes/test-writer.md", "# Who writes the tests\n")
         try #require(fixture.link(try fixture.acme()).status == 0)
         let beta = try fixture.repository("Beta", agents: ["code-reviewer.md": ClaudeLinkFixture.agent("code-reviewer", "Beta's reviewer.")],
                                           skills: ["pdf-tools": ClaudeLinkFixture.skill("pdf-tools", "Beta's PDF tools."), "deploy": ClaudeLinkFixture.skill("deploy", "Deploys.")])
         try #require(fixture.link(beta).status == 0)
+        return fixture
+    }
 
+    @Test func `every agent and skill link in the index note resolves to its own file`() throws {
+        let fixture = try twoProjectsSharingNames()
         let result = fixture.run(["links", "ClaudeCode/README.md", "--json"])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         let links = try #require(result.json["data"] as? [[String: Any]])
-        let resolved = Dictionary(links.map { ($0["linkPath"] as? String ?? "?", $0["target"] as? String ?? "(unresolved)") }) { first, _ in first }
-        #expect(resolved == [
-            "acme/code-reviewer": "ClaudeCode/Agents/acme/code-reviewer.md",
-            "beta/code-reviewer": "ClaudeCode/Agents/beta/code-reviewer.md",
-            "global/code-reviewer": "ClaudeCode/Agents/global/code-reviewer.md",
-            "acme/test-writer": "ClaudeCode/Agents/acme/test-writer.md",
-            "helper": "ClaudeCode/Agents/global/helper.md",
-            "acme/pdf-tools/SKILL": "ClaudeCode/Skills/acme/pdf-tools/SKILL.md",
-            "beta/pdf-tools/SKILL": "ClaudeCode/Skills/beta/pdf-tools/SKILL.md",
-            "global/pdf-tools/SKILL": "ClaudeCode/Skills/global/pdf-tools/SKILL.md",
-            "release/SKILL": "ClaudeCode/Skills/acme/release/SKILL.md",
-            "deploy/SKILL": "ClaudeCode/Skills/beta/deploy/SKILL.md",
+        #expect(links.compactMap { $0["target"] as? String }.sorted() == [
+            "ClaudeCode/Agents/acme/code-reviewer.md", "ClaudeCode/Agents/acme/test-writer.md", "ClaudeCode/Agents/beta/code-reviewer.md",
+            "ClaudeCode/Agents/global/code-reviewer.md", "ClaudeCode/Agents/global/helper.md",
+            "ClaudeCode/Skills/acme/pdf-tools/SKILL.md", "ClaudeCode/Skills/acme/release/SKILL.md", "ClaudeCode/Skills/beta/deploy/SKILL.md",
+            "ClaudeCode/Skills/beta/pdf-tools/SKILL.md", "ClaudeCode/Skills/global/pdf-tools/SKILL.md",
         ], "\(result.output)")
-        #expect(links.count == 10, "each item is linked once")
-        // Rhizome agrees: the note has no unresolved links.
+        // Each is linked once, and in the right row.
+        let text = try fixture.vault.read("ClaudeCode/README.md")
+        let acmeRow = try #require(text.split(separator: "\n").first { $0.hasPrefix("| acme |") })
+        let betaRow = try #require(text.split(separator: "\n").first { $0.hasPrefix("| beta |") })
+        #expect(acmeRow.contains("test-writer]]") && acmeRow.contains("release/SKILL]]") && !acmeRow.contains("deploy"), "\(acmeRow)")
+        #expect(betaRow.contains("deploy/SKILL]]") && !betaRow.contains("test-writer"), "\(betaRow)")
+        // Rhizome agrees: nothing in the note is unresolved.
         let unresolved = fixture.run(["unresolved", "--json"])
         #expect(!unresolved.output.contains("ClaudeCode/README.md"), "\(unresolved.output)")
+    }
+
+    @Test func `links to files that share a name use the shortest unambiguous path`() throws {
+        let fixture = try twoProjectsSharingNames()
+        let result = fixture.run(["links", "ClaudeCode/README.md", "--json"])
+        let links = try #require(result.json["data"] as? [[String: Any]])
+        let note = try fixture.vault.read("ClaudeCode/README.md")
+        let linkPaths = Dictionary(links.map { ($0["target"] as? String ?? "(unresolved)", $0["linkPath"] as? String ?? "?") }) { first, _ in first }
+        // A bare `code-reviewer` or `pdf-tools/SKILL` would match three files: each needs its folder.
+        #expect(linkPaths == [
+            "ClaudeCode/Agents/acme/code-reviewer.md": "acme/code-reviewer",
+            "ClaudeCode/Agents/beta/code-reviewer.md": "beta/code-reviewer",
+            "ClaudeCode/Agents/global/code-reviewer.md": "global/code-reviewer",
+            "ClaudeCode/Agents/acme/test-writer.md": "acme/test-writer",
+            "ClaudeCode/Agents/global/helper.md": "helper",
+            "ClaudeCode/Skills/acme/pdf-tools/SKILL.md": "acme/pdf-tools/SKILL",
+            "ClaudeCode/Skills/beta/pdf-tools/SKILL.md": "beta/pdf-tools/SKILL",
+            "ClaudeCode/Skills/global/pdf-tools/SKILL.md": "global/pdf-tools/SKILL",
+            "ClaudeCode/Skills/acme/release/SKILL.md": "release/SKILL",
+            "ClaudeCode/Skills/beta/deploy/SKILL.md": "deploy/SKILL",
+        ], "\(note)")
+    }
+
+    /// Characters that end a wikilink's path (`#` heading, `^` block, `|` display text, `]`): a project
+    /// named with one must either be refused or never make the index note's links unresolvable.
+    @Test(arguments: ["c#-tools", "wip|old", "notes^2", "draft]]x"])
+    func `a project name with wikilink syntax in it is refused or still gives links that resolve`(name: String) throws {
+        let fixture = try ClaudeLinkFixture()
+        try #require(fixture.link(try fixture.acme()).status == 0)
+        let other = try fixture.repository("Other", agents: ["code-reviewer.md": ClaudeLinkFixture.agent("code-reviewer", "Another reviewer.")])
+        let result = fixture.link(other, ["--name", name, "--json"])
+        if result.status == 2 {
+            #expect(result.errorCode == "invalid-project-name", "\(result.output)")
+            return
+        }
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        let links = fixture.run(["links", "ClaudeCode/README.md", "--json"])
+        let data = (links.json["data"] as? [[String: Any]]) ?? []
+        let note = try fixture.vault.read("ClaudeCode/README.md")
+        let unresolved = data.filter { $0["target"] as? String == nil }.compactMap { $0["linkPath"] as? String }
+        #expect(unresolved.isEmpty, "\(note)")
+        #expect(data.compactMap { $0["target"] as? String }.sorted() == [
+            "ClaudeCode/Agents/\(name)/code-reviewer.md",
+            "ClaudeCode/Agents/acme/code-reviewer.md",
+            "ClaudeCode/Agents/acme/test-writer.md",
+            "ClaudeCode/Skills/acme/pdf-tools/SKILL.md",
+            "ClaudeCode/Skills/acme/release/SKILL.md",
+        ].sorted(), "\(note)")
     }
 
     @Test func `a README that Rhizome did not write is never overwritten`() throws {

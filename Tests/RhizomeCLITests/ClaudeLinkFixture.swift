@@ -40,9 +40,9 @@ final class ClaudeLinkFixture {
         let root = try repository(
             relativePath,
             agents: ["code-reviewer.md": Self.agent("code-reviewer", "Reviews code before a merge."),
-                     "test-writer.md": Self.agent("test-writer", "Writes focused unit tests.")],
+                     "test-writer.md": Self.agent("test-writer", "Writes focused unit tests.", body: "Write tests that pin down behaviour.")],
             skills: ["pdf-tools": Self.skill("pdf-tools", "Fills and merges PDF files."),
-                     "release": Self.skill("release", "Cuts a release: changelog, tag, notes.")])
+                     "release": Self.skill("release", "Cuts a release, with changelog, tag and notes.")])
         try write(root.appendingPathComponent(".claude/skills/pdf-tools/reference.md"), "# PDF reference\n\nForms, fields, merging.\n")
         return root
     }

@@ -16,6 +16,7 @@ import RhizomeTestSupport
         try fixture.write(repository.appendingPathComponent(".claude/agents/notes.txt"), "scratch\n")
         try fixture.write(repository.appendingPathComponent(".claude/agents/.hidden.md"), "---\nname: hidden\n---\n")
         try fixture.write(repository.appendingPathComponent(".claude/skills/README.md"), "# Skills\n")
+        try fixture.write(repository.appendingPathComponent(".claude/skills/.cache/SKILL.md"), "---\nname: cache\n---\n")
         let result = fixture.link(repository)
         #expect(result.status == 0, "\(result.output)\(result.error)")
 

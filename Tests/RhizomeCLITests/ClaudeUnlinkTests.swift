@@ -22,7 +22,7 @@ import RhizomeTestSupport
         let (fixture, acme, beta) = try linkedFixture()
         let repositoryBefore = fixture.snapshot(acme.path)
         let vault = fixture.vault.path
-        let found = fixture.run(["search", "unit", "tests", "--json"])
+        let found = fixture.run(["search", "behaviour", "--json"])
         #expect((found.json["data"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["ClaudeCode/Agents/acme/test-writer.md"], "\(found.output)")
         let result = fixture.run(["unlink", "acme", "--yes"])
         #expect(result.status == 0, "\(result.output)\(result.error)")
@@ -51,7 +51,7 @@ import RhizomeTestSupport
         #expect(!readme.contains("| acme |") && !readme.contains("acme/"), "\(readme)")
         #expect(readme.contains("| beta |"))
         // Nor does the graph.
-        let search = fixture.run(["search", "unit", "tests", "--json"])
+        let search = fixture.run(["search", "behaviour", "--json"])
         #expect((search.json["data"] as? [Any])?.isEmpty == true, "\(search.output)")
     }
 
@@ -83,7 +83,7 @@ import RhizomeTestSupport
         let result = fixture.run(["unlink", "acme"], answering: answer)
         #expect(result.status == 1, "\(result.output)\(result.error)")
         #expect(result.error.contains("Remove these links? [y/N] "))
-        #expect(result.errorLines.contains("nothing removed"), "\(result.error)")
+        #expect(result.error.hasSuffix("Remove these links? [y/N] nothing removed\n"), "\(result.error)")
         #expect(fixture.snapshotAll() == before)
     }
 

@@ -24,8 +24,10 @@ struct LinkCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
         let linker = try ClaudeLinking.linker(vault: vault, context: context)
-        let directory = URL(fileURLWithPath: projectDirectory ?? context.currentDirectory, relativeTo: URL(fileURLWithPath: context.currentDirectory))
+        let given = URL(fileURLWithPath: projectDirectory ?? context.currentDirectory, relativeTo: URL(fileURLWithPath: context.currentDirectory))
             .standardizedFileURL.path
+        // Inside a repository, its `.claude/` is at the top, wherever the command was run.
+        let directory = ClaudeLinker.repositoryRoot(for: given) ?? given
         guard let project = name ?? ClaudeLinker.projectName(for: directory) else { throw AgentLinkError.notInGitRepository(directory) }
         let report = try linker.link(projectDirectory: directory, project: project)
         let note = try ClaudeIndexNote.update(linker)
@@ -35,6 +37,7 @@ struct LinkCommand: RhizomeSubcommand {
             printJSON(LinkOutput(report: report, indexNote: note.rawValue), vault: vault, context: context)
             return .success
         }
+        if report.foundNothing { context.printError("warning: \(directory)/.claude has no agents (agents/*.md) or skills (skills/*/): no project folders were made") }
         context.print("Linked \(project) into \(linker.layout.vaultRelative(linker.layout.root))/: \(report.created) new, \(report.alreadyLinked) already linked, \(report.updated) updated, \(report.skipped) skipped")
         for result in report.links {
             switch result.outcome {
@@ -78,12 +81,13 @@ struct UnlinkCommand: RhizomeSubcommand {
             throw AgentLinkError.unknownProject(project, known: linker.layout.linkedProjects)
         }
         let plan = linker.unlinkPlan(project: project)
+        let needsConfirmation = !plan.symlinks.isEmpty
         if !global.json {
             context.print("Unlinking \(project): \(plan.symlinks.count) link\(plan.symlinks.count == 1 ? "" : "s") to remove")
             for item in plan.symlinks { context.print("  - \(item.path) → \(item.target)") }
             for path in plan.realFiles { context.print("  (kept: \(path) is a real file or folder, not a link)") }
         }
-        if !yes {
+        if !yes && needsConfirmation {
             context.standardError.write("Remove these links? [y/N] ")
             let answer = context.readAnswer()?.trimmingCharacters(in: .whitespaces).lowercased()
             guard answer == "y" || answer == "yes" else {

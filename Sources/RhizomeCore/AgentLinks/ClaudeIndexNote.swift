@@ -26,7 +26,9 @@ public enum ClaudeIndexNote {
         case .file:
             guard case .success(let bytes) = FileReader.read(DiskPath(layout.indexNote), maxBytes: 4 << 20) else { return .notOurs }
             let current = String(decoding: bytes, as: UTF8.self)
-            guard current.hasPrefix("---\n"), current.contains("\n" + marker + "\n") else { return .notOurs }
+            // The mark must be in the frontmatter, not just anywhere in a note.
+            let frontmatter = current.hasPrefix("---\n") ? current.dropFirst(4).components(separatedBy: "\n---\n").first ?? "" : ""
+            guard frontmatter.split(separator: "\n").contains(Substring(marker)) else { return .notOurs }
             if withoutUpdatedLine(current) == withoutUpdatedLine(text) { return .unchanged }
             try AtomicFileWriter.replace(layout.indexNote, expecting: bytes, with: Array(text.utf8))
             return .written
@@ -48,7 +50,15 @@ public enum ClaudeIndexNote {
             let parts = withoutExtension.split(separator: "/")
             for count in min(minimumParts, parts.count)...max(1, parts.count) {
                 let candidate = parts.suffix(count).joined(separator: "/")
-                if let file = resolver.resolve(linkPath: candidate, from: notePath), files[file.id] == vaultPath { return "[[\(candidate)]]" }
+                // Unambiguous: no other file ends with the same path (the resolver would pick one of several).
+                let key = UnicodeNormalization.matchKey(candidate)
+                let matching = files.filter { path in
+                    let name = UnicodeNormalization.matchKey(path.hasSuffix(".md") ? String(path.dropLast(3)) : path)
+                    return name == key || name.hasSuffix("/" + key)
+                }
+                if matching.count == 1, let file = resolver.resolve(linkPath: candidate, from: notePath), files[file.id] == vaultPath {
+                    return "[[\(candidate)]]"
+                }
             }
             return "[[\(withoutExtension)]]"
         }

@@ -14,38 +14,49 @@ public struct ClaudeLinker: Sendable {
 
     public init(layout: ClaudeCodeLayout) { self.layout = layout }
 
-    /// The project name for a folder: its git repository's top-level folder name, lowercased.
-    public static func projectName(for directory: String) -> String? {
+    /// The top-level folder of the git repository holding `directory`, if any.
+    public static func repositoryRoot(for directory: String) -> String? {
         var folder = directory
         while !folder.isEmpty {
-            if FileSystemEntry.at(folder + "/.git") != .missing {
-                return String(folder.split(separator: "/").last ?? "").lowercased()
-            }
+            if FileSystemEntry.at(folder + "/.git") != .missing { return folder }
             guard let slash = folder.lastIndex(of: "/") else { break }
             folder = String(folder[..<slash])
         }
         return nil
     }
 
+    /// The project name for a folder: its git repository's top-level folder name, lowercased.
+    public static func projectName(for directory: String) -> String? {
+        repositoryRoot(for: directory).map { String($0.split(separator: "/").last ?? "").lowercased() }
+    }
+
+    /// Characters a project name cannot hold: they would break the folder name or the index note's wikilinks.
+    static let forbiddenNameCharacters = Set("/\\#|[]^:*?\"<>")
+
     /// Links `projectDirectory`'s `.claude/agents/*.md` and `.claude/skills/*/` into the vault under
     /// `project`, and the global agents, skills and plans into `~/.claude` where those are absent.
     public func link(projectDirectory: String, project: String) throws(AgentLinkError) -> LinkReport {
-        guard !project.isEmpty, !project.contains("/"), !project.hasPrefix("."), project != ClaudeCodeLayout.globalName else {
+        guard !project.isEmpty, !project.hasPrefix("."), project != ClaudeCodeLayout.globalName,
+              !project.contains(where: { Self.forbiddenNameCharacters.contains($0) }) else {
             throw .invalidProjectName(project)
         }
         guard FileSystemEntry.isDirectory(projectDirectory) else { throw .notAFolder(projectDirectory) }
         var report = LinkReport(project: project)
-        for folder in [layout.agentsFolder(ClaudeCodeLayout.globalName), layout.skillsFolder(ClaudeCodeLayout.globalName),
-                       layout.plansFolder, layout.agentsFolder(project), layout.skillsFolder(project)] {
+        let claude = projectDirectory + "/.claude"
+        let agents = FileSystemEntry.names(in: claude + "/agents").filter { $0.hasSuffix(".md") && !$0.hasPrefix(".") }
+        let skills = FileSystemEntry.names(in: claude + "/skills").filter { !$0.hasPrefix(".") && FileSystemEntry.isDirectory(claude + "/skills/" + $0) }
+        report.foundNothing = agents.isEmpty && skills.isEmpty
+        // A repository without agents or skills gets no (empty) project folders.
+        let projectFolders = report.foundNothing ? [] : [layout.agentsFolder(project), layout.skillsFolder(project)]
+        for folder in [layout.agentsFolder(ClaudeCodeLayout.globalName), layout.skillsFolder(ClaudeCodeLayout.globalName), layout.plansFolder] + projectFolders {
             guard FileSystemEntry.makeFolders(folder) else { throw .cannotCreate(folder, reason: FileSystemEntry.lastError) }
         }
 
         // The project's artefacts, into the vault.
-        let claude = projectDirectory + "/.claude"
-        for name in FileSystemEntry.names(in: claude + "/agents") where name.hasSuffix(".md") && !name.hasPrefix(".") {
+        for name in agents {
             report.links.append(ensureLink(at: layout.agentsFolder(project) + "/" + name, to: claude + "/agents/" + name, ownedByLayout: true))
         }
-        for name in FileSystemEntry.names(in: claude + "/skills") where !name.hasPrefix(".") && FileSystemEntry.isDirectory(claude + "/skills/" + name) {
+        for name in skills {
             report.links.append(ensureLink(at: layout.skillsFolder(project) + "/" + name, to: claude + "/skills/" + name, ownedByLayout: true))
         }
 

@@ -43,6 +43,8 @@ public struct LinkReport: Sendable, Encodable {
     public var links: [LinkResult] = []
     /// Broken symlinks anywhere in the layout (never deleted).
     public var broken: [LinkedItem] = []
+    /// The project folder has no `.claude/agents/*.md` and no `.claude/skills/*/`.
+    public var foundNothing = false
 
     public init(project: String) { self.project = project }
 
@@ -106,7 +108,7 @@ public enum AgentLinkError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .invalidProjectName(let name):
-            return "`\(name)` cannot be a project name (it must be non-empty, without `/`, not start with `.`, and not be `global`). Use --name."
+            return "`\(name)` cannot be a project name (it must be non-empty, not start with `.`, not be `global`, and hold none of / \\ # | [ ] ^ : * ? \" < >, which break folders or wikilinks). Use --name."
         case .notAFolder(let path):
             return "there is no folder at \(path). Give the project's folder: `rhizome link PATH`."
         case .notInGitRepository(let path):
