@@ -48,6 +48,9 @@ struct LinkCommand: RhizomeSubcommand {
             }
         }
         ClaudeLinking.printBroken(report.broken, context: context)
+        if let own = report.plansDirectory {
+            context.print("this project keeps its plans in \(own) (plansDirectory in .claude/settings.json): linked as \(linker.layout.vaultRelative(linker.layout.plansFolder))/\(project)")
+        }
         let plans = linker.homeLinkState(linker.layout.homePlans, expected: linker.layout.plansFolder)
         context.print("~/.claude/plans: \(ClaudeLinking.describe(plans, expected: linker.layout.vaultRelative(linker.layout.plansFolder)))")
         context.print("index note \(linker.layout.vaultRelative(linker.layout.indexNote)): \(note == .notOurs ? "left alone (not written by Rhizome)" : note.rawValue)")

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -28,6 +29,18 @@ public struct ClaudeLinker: Sendable {
     /// The project name for a folder: its git repository's top-level folder name, lowercased.
     public static func projectName(for directory: String) -> String? {
         repositoryRoot(for: directory).map { String($0.split(separator: "/").last ?? "").lowercased() }
+    }
+
+    /// The `plansDirectory` a project's `.claude/settings.json` sets (relative to the project, or absolute,
+    /// `~` for the home folder), resolved; nil when it sets none.
+    public static func plansDirectory(forProject directory: String, home: String) -> String? {
+        guard case .success(let bytes) = FileReader.read(DiskPath(directory + "/.claude/settings.json"), maxBytes: 1 << 20),
+              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let value = object["plansDirectory"] as? String, !value.isEmpty else { return nil }
+        if value.hasPrefix("/") { return value }
+        if value == "~" { return home }
+        if value.hasPrefix("~/") { return home + value.dropFirst() }
+        return directory + "/" + value
     }
 
     /// Characters a project name cannot hold: they would break the folder name or the index note's wikilinks.
@@ -66,6 +79,12 @@ public struct ClaudeLinker: Sendable {
         where !name.hasPrefix(".") && FileSystemEntry.isDirectory(layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + name) {
             report.links.append(ensureLink(at: layout.homeSkills + "/" + name, to: layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + name, ownedByLayout: false))
         }
+        // A project that keeps its plans in its own folder (`plansDirectory`): that folder, linked as Plans/<project>.
+        if let plans = Self.plansDirectory(forProject: projectDirectory, home: String(layout.claudeHome.dropLast("/.claude".count))),
+           FileSystemEntry.isDirectory(plans) {
+            report.plansDirectory = plans
+            report.links.append(ensureLink(at: layout.plansFolder + "/" + project, to: plans, ownedByLayout: true))
+        }
         report.links.append(ensureLink(at: layout.homeAgents, to: layout.agentsFolder(ClaudeCodeLayout.globalName), ownedByLayout: false))
         report.links.append(ensureLink(at: layout.homePlans, to: layout.plansFolder, ownedByLayout: false))
         report.broken = brokenLinks()
@@ -75,6 +94,10 @@ public struct ClaudeLinker: Sendable {
     /// What `unlink(project)` would do: the project's symlinks, and the real files it would leave.
     public func unlinkPlan(project: String) -> UnlinkPlan {
         var plan = UnlinkPlan(project: project)
+        let plansLink = layout.plansFolder + "/" + project
+        if case .symlink(let target, _) = FileSystemEntry.at(plansLink) {
+            plan.symlinks.append(LinkedItem(path: layout.vaultRelative(plansLink), target: target))
+        }
         for folder in [layout.agentsFolder(project), layout.skillsFolder(project)] {
             for name in FileSystemEntry.names(in: folder) {
                 let path = folder + "/" + name
@@ -116,6 +139,11 @@ public struct ClaudeLinker: Sendable {
                         broken.append(LinkedItem(path: layout.vaultRelative(path), target: target))
                     }
                 }
+            }
+        }
+        for name in FileSystemEntry.names(in: layout.plansFolder) {
+            if case .symlink(let target, false) = FileSystemEntry.at(layout.plansFolder + "/" + name) {
+                broken.append(LinkedItem(path: layout.vaultRelative(layout.plansFolder + "/" + name), target: target))
             }
         }
         for path in [layout.homeAgents, layout.homePlans] + FileSystemEntry.names(in: layout.homeSkills).map({ layout.homeSkills + "/" + $0 }) {

@@ -45,6 +45,8 @@ public struct LinkReport: Sendable, Encodable {
     public var broken: [LinkedItem] = []
     /// The project folder has no `.claude/agents/*.md` and no `.claude/skills/*/`.
     public var foundNothing = false
+    /// The project's own plans folder (`plansDirectory` in its `.claude/settings.json`), linked as `Plans/<project>`.
+    public var plansDirectory: String?
 
     public init(project: String) { self.project = project }
 
