@@ -136,6 +136,7 @@ public enum CLI {
         case let error as AgentLinkError:
             switch error {
             case .cannotCreate, .cannotRemove: return (error.code, error.description, .internalFailure)
+            case .layoutIsSymlink, .nameTaken, .notAProject: return (error.code, error.description, .usage)
             default: return (error.code, error.description, .usage)
             }
         case let error as FileWriteError:

@@ -54,7 +54,7 @@ struct InitCommand: RhizomeSubcommand {
             outcome = "unchanged"
         } else {
             if !global.json {
-                context.print("This section will be \(before.contains(PlanFilesInstructions.heading) ? "replaced in" : "added to") \(path):\n")
+                context.print("This section will be \(PlanFilesInstructions.hasSection(before) ? "replaced in" : "added to") \(path):\n")
                 context.print(section)
             }
             if !yes {
@@ -80,7 +80,7 @@ struct InitCommand: RhizomeSubcommand {
                     }
                 }
                 try AtomicFileWriter.replace(path, expecting: current, with: Array(after.utf8))
-                outcome = before.contains(PlanFilesInstructions.heading) ? "replaced" : "added"
+                outcome = PlanFilesInstructions.hasSection(before) ? "replaced" : "added"
             } else {
                 try AtomicFileWriter.create(path, bytes: Array(after.utf8))
                 outcome = "created"

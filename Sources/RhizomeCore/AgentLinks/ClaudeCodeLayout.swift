@@ -37,11 +37,17 @@ public struct ClaudeCodeLayout: Sendable {
 
     /// Projects linked into the vault: the folders of `Agents/` and `Skills/` other than `global`.
     public var linkedProjects: [String] {
+        // Only real folders holding something visible (a folder with just `.DS_Store` is not a project), and
+        // project plan links (`Plans/<project>` symlinks).
         let names = Set(FileSystemEntry.names(in: agentsRoot) + FileSystemEntry.names(in: skillsRoot))
-        return names.filter { name in
+        var projects = names.filter { name in
             name != Self.globalName && !name.hasPrefix(".")
-                && (FileSystemEntry.isDirectory(agentsFolder(name)) || FileSystemEntry.isDirectory(skillsFolder(name)))
-        }.sorted()
+                && [agentsFolder(name), skillsFolder(name)].contains { FileSystemEntry.isRealDirectory($0) && !FileSystemEntry.namesOfEntries(in: $0).isEmpty }
+        }
+        for name in FileSystemEntry.namesOfEntries(in: plansFolder) {
+            if case .symlink = FileSystemEntry.at(plansFolder + "/" + name) { projects.insert(name) }
+        }
+        return projects.sorted()
     }
 
     /// `path` relative to the vault, for messages and wikilinks (absolute paths outside it stay as they are).

@@ -56,6 +56,17 @@ public struct ClaudeLinker: Sendable {
         guard FileSystemEntry.isDirectory(projectDirectory) else { throw .notAFolder(projectDirectory) }
         var report = LinkReport(project: project)
         let claude = projectDirectory + "/.claude"
+        // `~/.claude` or the vault itself is not a project: linking it would loop the vault into itself.
+        if let real = FileSystemEntry.realPath(claude),
+           real == FileSystemEntry.realPath(layout.claudeHome) || isInsideVault(real) {
+            throw .notAProject(projectDirectory)
+        }
+        // The layout's folders must be real folders: one that is a symlink leads outside Rhizome's own files.
+        for folder in [layout.root, layout.agentsRoot, layout.skillsRoot, layout.plansFolder, layout.agentsFolder(project), layout.skillsFolder(project)] {
+            if case .symlink(let target, _) = FileSystemEntry.at(folder) { throw .layoutIsSymlink(layout.vaultRelative(folder), target: target) }
+        }
+        // A project name is one repository's: another, still existing repository behind the same name is refused.
+        if let other = otherRepository(behind: project, than: projectDirectory) { throw .nameTaken(project, by: other) }
         let agents = FileSystemEntry.names(in: claude + "/agents").filter { $0.hasSuffix(".md") && !$0.hasPrefix(".") }
         let skills = FileSystemEntry.names(in: claude + "/skills").filter { !$0.hasPrefix(".") && FileSystemEntry.isDirectory(claude + "/skills/" + $0) }
         report.foundNothing = agents.isEmpty && skills.isEmpty
@@ -73,15 +84,28 @@ public struct ClaudeLinker: Sendable {
             report.links.append(ensureLink(at: layout.skillsFolder(project) + "/" + name, to: claude + "/skills/" + name, ownedByLayout: true))
         }
 
-        // The vault's global artefacts, into ~/.claude.
-        FileSystemEntry.makeFolders(layout.homeSkills)
-        for name in FileSystemEntry.names(in: layout.skillsFolder(ClaudeCodeLayout.globalName))
-        where !name.hasPrefix(".") && FileSystemEntry.isDirectory(layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + name) {
-            report.links.append(ensureLink(at: layout.homeSkills + "/" + name, to: layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + name, ownedByLayout: false))
+        // The vault's global skills, into ~/.claude/skills — only when that is a real folder (or absent): a
+        // symlinked one is either the vault's own global folder already, or someone else's.
+        let globalSkills = FileSystemEntry.namesOfEntries(in: layout.skillsFolder(ClaudeCodeLayout.globalName))
+            .filter { FileSystemEntry.isRealDirectory(layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + $0) }
+        FileSystemEntry.makeFolders(layout.claudeHome)
+        switch FileSystemEntry.at(layout.homeSkills) {
+        case .symlink(let target, _):
+            if FileSystemEntry.resolvedTarget(of: layout.homeSkills, target: target) != FileSystemEntry.realPath(layout.skillsFolder(ClaudeCodeLayout.globalName)) {
+                report.links.append(LinkResult(path: layout.homeSkills, target: target, outcome: .skipped(reason: "~/.claude/skills is a symlink to \(target), not Rhizome's; global skills were not linked into it")))
+            }
+        case .file:
+            report.links.append(LinkResult(path: layout.homeSkills, target: "", outcome: .skipped(reason: "~/.claude/skills is a file; global skills were not linked")))
+        case .missing, .directory:
+            if !globalSkills.isEmpty { FileSystemEntry.makeFolders(layout.homeSkills) }
+            for name in globalSkills {
+                report.links.append(ensureLink(at: layout.homeSkills + "/" + name, to: layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + name, ownedByLayout: false))
+            }
         }
         // A project that keeps its plans in its own folder (`plansDirectory`): that folder, linked as Plans/<project>.
         if let plans = Self.plansDirectory(forProject: projectDirectory, home: String(layout.claudeHome.dropLast("/.claude".count))),
-           FileSystemEntry.isDirectory(plans) {
+           FileSystemEntry.isDirectory(plans), let realPlans = FileSystemEntry.realPath(plans),
+           !isInsideVault(realPlans), realPlans != FileSystemEntry.realPath(layout.homePlans) {
             report.plansDirectory = plans
             report.links.append(ensureLink(at: layout.plansFolder + "/" + project, to: plans, ownedByLayout: true))
         }
@@ -94,11 +118,12 @@ public struct ClaudeLinker: Sendable {
     /// What `unlink(project)` would do: the project's symlinks, and the real files it would leave.
     public func unlinkPlan(project: String) -> UnlinkPlan {
         var plan = UnlinkPlan(project: project)
+        // Only Rhizome's real project folders are looked into: a symlinked one leads outside the vault.
         let plansLink = layout.plansFolder + "/" + project
         if case .symlink(let target, _) = FileSystemEntry.at(plansLink) {
             plan.symlinks.append(LinkedItem(path: layout.vaultRelative(plansLink), target: target))
         }
-        for folder in [layout.agentsFolder(project), layout.skillsFolder(project)] {
+        for folder in [layout.agentsFolder(project), layout.skillsFolder(project)] where FileSystemEntry.isRealDirectory(folder) {
             for name in FileSystemEntry.names(in: folder) {
                 let path = folder + "/" + name
                 if case .symlink(let target, _) = FileSystemEntry.at(path) {
@@ -122,7 +147,8 @@ public struct ClaudeLinker: Sendable {
             guard removeLink(path) == 0 else { throw .cannotRemove(item.path, reason: FileSystemEntry.lastError) }
             done.symlinks.append(item)
         }
-        for folder in [layout.agentsFolder(plan.project), layout.skillsFolder(plan.project)] where FileSystemEntry.names(in: folder).isEmpty {
+        for folder in [layout.agentsFolder(plan.project), layout.skillsFolder(plan.project)]
+        where FileSystemEntry.isRealDirectory(folder) && FileSystemEntry.names(in: folder).isEmpty {
             rmdir(folder)
         }
         return done
@@ -159,7 +185,11 @@ public struct ClaudeLinker: Sendable {
         switch FileSystemEntry.at(path) {
         case .missing: return .missing
         case .symlink(let target, let resolves):
-            if normalised(target) == normalised(expected) { return resolves ? .linked : .broken(target: target) }
+            // Compared as real paths: a relative link, or a vault reached through a symlink, is still the same place.
+            let pointsTo = FileSystemEntry.resolvedTarget(of: path, target: target)
+            if pointsTo == (FileSystemEntry.realPath(expected) ?? normalised(expected)) || normalised(target) == normalised(expected) {
+                return resolves ? .linked : .broken(target: target)
+            }
             return .elsewhere(target: target)
         case .file, .directory: return .realFolder
         }
@@ -174,18 +204,12 @@ public struct ClaudeLinker: Sendable {
         case .missing:
             if symlink(target, path) != 0 { result.outcome = .skipped(reason: "could not create the link: \(FileSystemEntry.lastError)") }
         case .symlink(let existing, _):
-            if normalised(existing) == normalised(target) {
+            let pointsTo = FileSystemEntry.resolvedTarget(of: path, target: existing)
+            if normalised(existing) == normalised(target) || pointsTo == FileSystemEntry.realPath(target) {
                 result.outcome = .alreadyLinked
-            } else if ownedByLayout || isInsideLayout(existing) {
+            } else if ownedByLayout || isInsideLayout(pointsTo) {
                 // A link of Rhizome's own layout with an old target (a moved repository): pointed at the new one.
-                // Replaced atomically: a new link beside it, renamed over it.
-                let temporary = path + ".rhizome-link-\(getpid())"
-                if symlink(target, temporary) == 0, rename(temporary, path) == 0 {
-                    result.outcome = .updated(previousTarget: existing)
-                } else {
-                    removeLink(temporary)
-                    result.outcome = .skipped(reason: "could not update the link: \(FileSystemEntry.lastError)")
-                }
+                result.outcome = replaceLink(at: path, with: target, previous: existing)
             } else {
                 result.outcome = .skipped(reason: "a symlink to \(existing) is already there, not made by Rhizome; left alone")
             }
@@ -197,9 +221,56 @@ public struct ClaudeLinker: Sendable {
         return result
     }
 
+    /// Swaps the symlink at `path` for one to `target`: a new link under a fresh name beside it, renamed
+    /// over it. The temporary name is one this call created (symlink(2) fails when anything is there).
+    private func replaceLink(at path: String, with target: String, previous: String) -> LinkResult.Outcome {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        for _ in 0..<16 {
+            let temporary = folder + "/.rhizome-link-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 36))"
+            guard symlink(target, temporary) == 0 else {
+                if errno == EEXIST { continue }
+                return .skipped(reason: "could not update the link: \(FileSystemEntry.lastError)")
+            }
+            // Checked again just before the swap: only ever replace a symlink.
+            guard case .symlink = FileSystemEntry.at(path) else {
+                removeLink(temporary)
+                return .skipped(reason: "it is no longer a symlink; left alone")
+            }
+            guard rename(temporary, path) == 0 else {
+                let reason = FileSystemEntry.lastError
+                removeLink(temporary)
+                return .skipped(reason: "could not update the link: \(reason)")
+            }
+            return .updated(previousTarget: previous)
+        }
+        return .skipped(reason: "could not find a free temporary name beside the link")
+    }
+
+    /// Whether a target (resolved) lies in the layout: such links in `~/.claude` are Rhizome's.
     private func isInsideLayout(_ target: String) -> Bool {
-        let path = normalised(target)
-        return path == normalised(layout.root) || path.hasPrefix(normalised(layout.root) + "/")
+        let root = FileSystemEntry.realPath(layout.root) ?? normalised(layout.root)
+        let path = FileSystemEntry.realPath(target) ?? normalised(target)
+        return path == root || path.hasPrefix(root + "/")
+    }
+
+    private func isInsideVault(_ realPath: String) -> Bool {
+        let vault = FileSystemEntry.realPath(layout.vaultRoot) ?? layout.vaultRoot
+        return realPath == vault || realPath.hasPrefix(vault + "/")
+    }
+
+    /// Another repository, still on disk, whose files the project's existing links point at.
+    private func otherRepository(behind project: String, than directory: String) -> String? {
+        let own = FileSystemEntry.realPath(directory) ?? directory
+        for folder in [layout.agentsFolder(project), layout.skillsFolder(project)] where FileSystemEntry.isRealDirectory(folder) {
+            for name in FileSystemEntry.names(in: folder) {
+                guard case .symlink(let target, true) = FileSystemEntry.at(folder + "/" + name) else { continue }
+                let absolute = target.hasPrefix("/") ? target : folder + "/" + target
+                guard let range = absolute.range(of: "/.claude/") else { continue }
+                let repository = String(absolute[..<range.lowerBound])
+                if (FileSystemEntry.realPath(repository) ?? repository) != own { return repository }
+            }
+        }
+        return nil
     }
 
     private func normalised(_ path: String) -> String {

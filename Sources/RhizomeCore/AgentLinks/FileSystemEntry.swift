@@ -50,6 +50,26 @@ public enum FileSystemEntry: Sendable, Equatable {
         names(in: folder).filter { !$0.hasPrefix(".") }
     }
 
+    /// A real folder (not a symlink to one): the only kind the layout writes into.
+    static func isRealDirectory(_ path: String) -> Bool { at(path) == .directory }
+
+    /// The path with every symlink resolved, or nil when it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Where a symlink at `linkPath` written as `target` points, as an absolute path, real when it exists.
+    static func resolvedTarget(of linkPath: String, target: String) -> String {
+        var absolute = target
+        if !target.hasPrefix("/") {
+            let parent = linkPath.lastIndex(of: "/").map { String(linkPath[..<$0]) } ?? "."
+            absolute = parent + "/" + target
+        }
+        return realPath(absolute) ?? absolute
+    }
+
     static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR

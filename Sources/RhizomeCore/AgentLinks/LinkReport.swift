@@ -96,6 +96,9 @@ public enum AgentLinkError: Error, Sendable, Equatable, CustomStringConvertible 
     case cannotCreate(String, reason: String)
     case cannotRemove(String, reason: String)
     case unknownProject(String, known: [String])
+    case notAProject(String)
+    case layoutIsSymlink(String, target: String)
+    case nameTaken(String, by: String)
 
     public var code: String {
         switch self {
@@ -104,6 +107,9 @@ public enum AgentLinkError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notInGitRepository: return "project-name-needed"
         case .cannotCreate, .cannotRemove: return "link-failed"
         case .unknownProject: return "project-not-linked"
+        case .notAProject: return "not-a-project"
+        case .layoutIsSymlink: return "layout-is-symlink"
+        case .nameTaken: return "project-name-taken"
         }
     }
 
@@ -119,6 +125,12 @@ public enum AgentLinkError: Error, Sendable, Equatable, CustomStringConvertible 
             return "could not create \(path): \(reason). Check that the vault folder is writable."
         case .cannotRemove(let path, let reason):
             return "could not remove the link \(path): \(reason). Nothing else was changed."
+        case .notAProject(let path):
+            return "\(path)/.claude is Claude Code's own folder (~/.claude) or lies inside the vault: it is not a project to link. Run `rhizome link` in a repository."
+        case .layoutIsSymlink(let path, let target):
+            return "\(path) is a symlink (to \(target)), not a folder Rhizome made; nothing was linked there. Move it away to let Rhizome manage the layout."
+        case .nameTaken(let name, let other):
+            return "the project name `\(name)` is already used by \(other), which still exists. Give this one another name with --name."
         case .unknownProject(let name, let known):
             return "no project `\(name)` is linked into the vault" + (known.isEmpty ? "" : " (linked: \(known.joined(separator: ", ")))") + "."
         }

@@ -44,6 +44,16 @@ public enum PlanFilesInstructions {
             """
     }
 
+    /// Whether `document` has the section (outside code fences).
+    public static func hasSection(_ document: String) -> Bool {
+        var inFence = false
+        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") || line.hasPrefix("~~~") { inFence.toggle() }
+            if !inFence, line.trimmingCharacters(in: .whitespacesAndNewlines) == heading { return true }
+        }
+        return false
+    }
+
     /// `document` with its `## Plan Files` section replaced by `section` (or `section` appended), leaving
     /// every other byte as it was. The section runs from its heading to the next heading of level 1 or 2.
     public static func updating(_ document: String, with section: String) -> String {
@@ -54,7 +64,7 @@ public enum PlanFilesInstructions {
         for (index, line) in lines.enumerated() {
             if line.hasPrefix("```") || line.hasPrefix("~~~") { inFence.toggle() }
             guard !inFence else { continue }
-            if start == nil, line.trimmingCharacters(in: .whitespaces) == heading {
+            if start == nil, line.trimmingCharacters(in: .whitespacesAndNewlines) == heading {
                 start = index
             } else if start != nil, line.hasPrefix("# ") || line.hasPrefix("## ") {
                 end = index
