@@ -63,3 +63,57 @@ import RhizomeTestSupport
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: fixture.vault.url("ClaudeCode/Agents/api/x.md").path).hasPrefix(first.path))
     }
 }
+
+@Suite struct ClaudeLinkReviewTests {
+    @Test func `a ~/.claude/skills that links to the vault's global skills is left as it is`() throws {
+        let fixture = try ClaudeLinkFixture()
+        let repository = try fixture.acme()
+        let global = fixture.vault.url("ClaudeCode/Skills/global")
+        try FileManager.default.createDirectory(at: global.appendingPathComponent("mine"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: fixture.claudeHome, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: fixture.claudeHome + "/skills", withDestinationPath: global.path)
+        #expect(fixture.link(repository).status == 0)
+        #expect(FileManager.default.fileExists(atPath: global.appendingPathComponent("mine").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: global.path) == ["mine"], "no link was written into the vault's own folder")
+    }
+
+    @Test func `the same repository reached through a symlink keeps one name and one target`() throws {
+        let fixture = try ClaudeLinkFixture()
+        let repository = try fixture.acme()
+        let alias = fixture.vault.outside.appendingPathComponent("alias")
+        try FileManager.default.createSymbolicLink(atPath: alias.path, withDestinationPath: repository.path)
+        #expect(fixture.link(repository).status == 0)
+        let again = fixture.run(["link", alias.path, "--json"])
+        #expect(again.status == 0)
+        #expect(again.outcomeCounts["updated"] == nil, "\(again.output)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.vault.url("ClaudeCode/Agents/alias").path))
+    }
+
+    @Test func `agents whose names cannot stand in a link are named in the index note, and every link there resolves`() throws {
+        let fixture = try ClaudeLinkFixture()
+        let repository = try fixture.repository("Odd", agents: [
+            "c#-expert.md": ClaudeLinkFixture.agent("c-expert", "C#."), "a|b.md": ClaudeLinkFixture.agent("a-b", "A or B."),
+            "plain.md": ClaudeLinkFixture.agent("plain", "Plain."),
+        ])
+        #expect(fixture.link(repository).status == 0)
+        let note = try String(contentsOf: fixture.vault.url("ClaudeCode/README.md"), encoding: .utf8)
+        #expect(note.contains("`c#-expert` (a name links cannot hold)"))
+        #expect(note.contains("`a\\|b` (a name links cannot hold)"), "the table stays one row")
+        let links = fixture.run(["links", "ClaudeCode/README.md", "--json"])
+        let items = try #require(links.json["data"] as? [[String: Any]])
+        #expect(items.allSatisfy { $0["target"] is String }, "\(items)")
+        #expect(items.contains { $0["target"] as? String == "ClaudeCode/Agents/odd/plain.md" })
+    }
+
+    @Test func `init replaces its section in a CRLF file instead of adding a second one`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let folder = cli.home.appendingPathComponent(".claude")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("# Rules\r\n\r\n## Plan Files\r\n\r\nOld.\r\n".utf8).write(to: folder.appendingPathComponent("CLAUDE.md"))
+        let result = cli.run(["init", "--yes", "--json"])
+        #expect(result.status == 0)
+        let text = try String(contentsOf: folder.appendingPathComponent("CLAUDE.md"), encoding: .utf8)
+        #expect(text.components(separatedBy: "## Plan Files").count == 2, "\(text)")
+    }
+}

@@ -47,13 +47,11 @@ public enum ClaudeIndexNote {
         /// (`pdf-tools/SKILL` says more than `SKILL`).
         func wikilink(_ vaultPath: String, minimumParts: Int = 1) -> String {
             let withoutExtension = vaultPath.hasSuffix(".md") ? String(vaultPath.dropLast(3)) : vaultPath
-            // `#`, `|`, `^`, `[` and `]` cannot stand in a wikilink (or `|` in a table): a markdown link with the
-            // path percent-encoded reaches the file instead.
+            // `#`, `|`, `^`, `[` and `]` cannot stand in a link to a file (Obsidian refuses them in names, and reads
+            // them as headings, aliases or blocks): such a file is named, in code, not linked.
             if withoutExtension.contains(where: { "#|^[]".contains($0) }) {
-                let name = String(withoutExtension.split(separator: "/").last ?? "")
-                let display = String(name.map { "#|^[]".contains($0) ? "-" : $0 })
-                let encoded = vaultPath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "#|^[]"))) ?? vaultPath
-                return "[\(display)](\(encoded))"
+                let name = String(withoutExtension.split(separator: "/").last ?? "").replacingOccurrences(of: "|", with: "\\|")
+                return "`\(name)` (a name links cannot hold)"
             }
             let parts = withoutExtension.split(separator: "/")
             for count in min(minimumParts, parts.count)...max(1, parts.count) {

@@ -47,7 +47,7 @@ public enum PlanFilesInstructions {
     /// Whether `document` has the section (outside code fences).
     public static func hasSection(_ document: String) -> Bool {
         var inFence = false
-        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in lines(of: document) {
             if line.hasPrefix("```") || line.hasPrefix("~~~") { inFence.toggle() }
             if !inFence, line.trimmingCharacters(in: .whitespacesAndNewlines) == heading { return true }
         }
@@ -56,8 +56,11 @@ public enum PlanFilesInstructions {
 
     /// `document` with its `## Plan Files` section replaced by `section` (or `section` appended), leaving
     /// every other byte as it was. The section runs from its heading to the next heading of level 1 or 2.
-    public static func updating(_ document: String, with section: String) -> String {
-        var lines = document.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    public static func updating(_ document: String, with givenSection: String) -> String {
+        // A CRLF file gets the section in CRLF too.
+        let usesCRLF = document.contains("\r\n")
+        let section = usesCRLF ? givenSection.replacingOccurrences(of: "\n", with: "\r\n") : givenSection
+        var lines = lines(of: document)
         var inFence = false
         var start: Int? = nil
         var end: Int? = nil
@@ -71,20 +74,29 @@ public enum PlanFilesInstructions {
                 break
             }
         }
-        let sectionLines = section.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast()
+        let sectionLines = Self.lines(of: section).dropLast()
         guard let start else {
             var text = document
-            if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
-            if !text.isEmpty && !text.hasSuffix("\n\n") { text += "\n" }
+            let newline = usesCRLF ? "\r\n" : "\n"
+            if !text.isEmpty && !text.hasSuffix("\n") { text += newline }
+            if !text.isEmpty && !text.hasSuffix("\n\n") && !text.hasSuffix("\r\n\r\n") { text += newline }
             return text + section
         }
         let stop = end ?? lines.count
         // Keep a blank line before the next heading when there was one.
         var replacement = Array(sectionLines)
-        if end != nil { while replacement.last == "" { replacement.removeLast() }; replacement.append("") }
+        let blank = usesCRLF ? "\r" : ""
+        if end != nil { while replacement.last == "" || replacement.last == "\r" { replacement.removeLast() }; replacement.append(blank) }
         lines.replaceSubrange(start..<stop, with: end == nil ? Array(sectionLines) + [""] : replacement)
         var text = lines.joined(separator: "\n")
-        if end == nil { while text.hasSuffix("\n\n") { text.removeLast() } }
+        if end == nil {
+            while text.hasSuffix("\n\n") || text.hasSuffix("\r\n\r\n") { text.removeLast() }
+        }
         return text
+    }
+
+    /// Lines split at `\n` only, each keeping a `\r` before it (Swift treats `\r\n` as one character).
+    static func lines(of text: String) -> [String] {
+        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 }
