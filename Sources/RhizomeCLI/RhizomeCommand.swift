@@ -133,6 +133,8 @@ public enum CLI {
             return (error.code, error.description, .usage)
         case let error as SchemaError:
             return (error.code, error.description, .usage)
+        case let error as NoteDraftError:
+            return ("invalid-argument", error.description, .usage)
         case let error as AgentLinkError:
             switch error {
             case .cannotCreate, .cannotRemove: return (error.code, error.description, .internalFailure)
