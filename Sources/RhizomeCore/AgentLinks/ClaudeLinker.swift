@@ -73,7 +73,7 @@ public struct ClaudeLinker: Sendable {
         // A repository without agents or skills gets no (empty) project folders.
         let projectFolders = report.foundNothing ? [] : [layout.agentsFolder(project), layout.skillsFolder(project)]
         for folder in [layout.agentsFolder(ClaudeCodeLayout.globalName), layout.skillsFolder(ClaudeCodeLayout.globalName), layout.plansFolder] + projectFolders {
-            guard FileSystemEntry.makeFolders(folder) else { throw .cannotCreate(folder, reason: FileSystemEntry.lastError) }
+            do { try FileSystemEntry.makeFolders(folder) } catch { throw .cannotCreate(error.path, reason: error.reason) }
         }
 
         // The project's artefacts, into the vault.
@@ -88,7 +88,7 @@ public struct ClaudeLinker: Sendable {
         // symlinked one is either the vault's own global folder already, or someone else's.
         let globalSkills = FileSystemEntry.namesOfEntries(in: layout.skillsFolder(ClaudeCodeLayout.globalName))
             .filter { FileSystemEntry.isRealDirectory(layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + $0) }
-        FileSystemEntry.makeFolders(layout.claudeHome)
+        try? FileSystemEntry.makeFolders(layout.claudeHome)  // a failure shows up as the links it prevents
         switch FileSystemEntry.at(layout.homeSkills) {
         case .symlink(let target, _):
             if FileSystemEntry.resolvedTarget(of: layout.homeSkills, target: target) != FileSystemEntry.realPath(layout.skillsFolder(ClaudeCodeLayout.globalName)) {
@@ -97,7 +97,7 @@ public struct ClaudeLinker: Sendable {
         case .file:
             report.links.append(LinkResult(path: layout.homeSkills, target: "", outcome: .skipped(reason: "~/.claude/skills is a file; global skills were not linked")))
         case .missing, .directory:
-            if !globalSkills.isEmpty { FileSystemEntry.makeFolders(layout.homeSkills) }
+            if !globalSkills.isEmpty { try? FileSystemEntry.makeFolders(layout.homeSkills) }
             for name in globalSkills {
                 report.links.append(ensureLink(at: layout.homeSkills + "/" + name, to: layout.skillsFolder(ClaudeCodeLayout.globalName) + "/" + name, ownedByLayout: false))
             }

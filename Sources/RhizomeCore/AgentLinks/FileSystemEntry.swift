@@ -33,7 +33,12 @@ public enum FileSystemEntry: Sendable, Equatable {
 
     /// Names in a folder (not `.`/`..`), sorted; empty when it cannot be read.
     static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
+        (try? readNames(in: folder)) ?? []
+    }
+
+    /// Names in a folder (not `.`/`..`), sorted; throws the system's reason when it cannot be read.
+    static func readNames(in folder: String) throws(FileSystemError) -> [String] {
+        guard let directory = opendir(folder) else { throw FileSystemError(reason: lastError) }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
@@ -75,16 +80,22 @@ public enum FileSystemEntry: Sendable, Equatable {
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// Creates `path` and its missing parents (0755); true when it is a folder afterwards.
-    @discardableResult
-    static func makeFolders(_ path: String) -> Bool {
+    /// Creates `path` and its missing parents (0755). Throws the folder that could not be made and the
+    /// system's reason (taken right after the failing `mkdir`, before anything can change `errno`).
+    static func makeFolders(_ path: String) throws(FileSystemError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             prefix += "/" + part
-            if !isDirectory(prefix) { mkdir(prefix, 0o755) }
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST { throw FileSystemError(path: prefix, reason: lastError) }
         }
-        return isDirectory(path)
+        guard isDirectory(path) else { throw FileSystemError(path: path, reason: "something other than a folder is there") }
     }
 
     static var lastError: String { String(cString: strerror(errno)) }
+}
+
+/// A failed system call on a path, with the system's reason.
+struct FileSystemError: Error {
+    var path = ""
+    var reason: String
 }

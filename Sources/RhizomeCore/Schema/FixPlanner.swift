@@ -139,11 +139,10 @@ public enum FixPlanner {
 
     /// `node` with every unquoted `[[link]]` (a list in a list) turned into the quoted string `"[[link]]"`.
     public static func quotingLinks(_ node: FrontmatterNode) -> FrontmatterNode {
-        guard case .list(let items) = node.value else { return node }
-        if items.count == 1, case .list(let inner) = items[0].value, items[0].line == node.line, items[0].column == node.column + 1,
-           inner.count == 1, let text = inner[0].value.scalarText, inner[0].value != .null {
+        if let text = NoteChecker.unquotedLinkText(node) {
             return FrontmatterNode(value: .string("[[\(text)]]"), line: node.line, column: node.column, isQuoted: true)
         }
+        guard case .list(let items) = node.value else { return node }
         var copy = node
         copy.value = .list(items.map(quotingLinks))
         return copy

@@ -114,21 +114,22 @@ public struct NoteChecker: Sendable {
         return findings
     }
 
-    /// Whether `node` itself is an unquoted `[[Note]]`.
-    public static func isUnquotedLink(_ node: FrontmatterNode) -> Bool {
+    /// The link text when `node` itself is an unquoted `[[Note]]`: YAML reads it as a list holding a list
+    /// holding `Note`, the inner bracket right after the outer.
+    public static func unquotedLinkText(_ node: FrontmatterNode) -> String? {
         guard case .list(let items) = node.value, items.count == 1, case .list(let inner) = items[0].value,
               items[0].line == node.line, items[0].column == node.column + 1, inner.count == 1,
-              inner[0].value.scalarText != nil, inner[0].value != .null else { return false }
-        return true
+              inner[0].value != .null else { return nil }
+        return inner[0].value.scalarText
     }
 
-    /// `[[Note]]` unquoted parses as a list holding a list holding `Note`, the inner bracket right after the outer.
+    /// Whether `node` itself is an unquoted `[[Note]]`.
+    public static func isUnquotedLink(_ node: FrontmatterNode) -> Bool { unquotedLinkText(node) != nil }
+
+    /// Every unquoted `[[Note]]` in `node` or nested in its lists.
     public static func unquotedLinks(in node: FrontmatterNode) -> [(text: String, line: Int, column: Int)] {
+        if let text = unquotedLinkText(node) { return [(text, node.line, node.column)] }
         guard case .list(let items) = node.value else { return [] }
-        if items.count == 1, case .list(let inner) = items[0].value, items[0].line == node.line, items[0].column == node.column + 1,
-           inner.count == 1, let text = inner[0].value.scalarText, inner[0].value != .null {
-            return [(text, node.line, node.column)]
-        }
         return items.flatMap { unquotedLinks(in: $0) }
     }
 

@@ -39,7 +39,7 @@ public struct SchemaCatalog: Sendable {
         var fingerprintInput = "checker \(NoteChecker.version)\u{0}config\u{0}" + (config.sourceText ?? "") + "\u{0}"
         var schemas = try loadBuiltIns(fingerprintInput: &fingerprintInput)
         let folder = vaultRoot + "/" + config.schemaFolder
-        if config.schemaFolderIsExplicit, !SchemaFileAccess.isDirectory(folder) {
+        if config.schemaFolderIsExplicit, !FileSystemEntry.isDirectory(folder) {
             throw SchemaError(
                 .invalidConfig, file: VaultConfig.relativePath,
                 message: "the schema folder `\(config.schemaFolder)` named by `schemas:` does not exist",

@@ -132,27 +132,16 @@ enum SchemaFileAccess {
         }
     }
 
-    static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-    }
-
     /// Names of the `.yaml`, `.yml` and `.json` files in `folder`, sorted; empty when it does not exist.
     static func schemaFileNames(in folder: String) throws(SchemaError) -> [String] {
         guard access(folder, F_OK) == 0 else { return [] }
-        guard let directory = opendir(folder) else {
-            throw SchemaError(.unreadable, file: folder, message: "cannot read the schema folder: \(String(cString: strerror(errno)))", fix: "check its permissions")
+        let names: [String]
+        do {
+            names = try FileSystemEntry.readNames(in: folder)
+        } catch {
+            throw SchemaError(.unreadable, file: folder, message: "cannot read the schema folder: \(error.reason)", fix: "check its permissions")
         }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            guard !name.hasPrefix(".") else { continue }
-            if name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json") { names.append(name) }
-        }
-        return names.sorted()
+        return names.filter { !$0.hasPrefix(".") && ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json")) }
     }
 }
 

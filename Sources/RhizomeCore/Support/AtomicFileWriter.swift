@@ -180,13 +180,10 @@ public enum AtomicFileWriter {
 
     /// `mkdir -p` for the folder of `path`.
     private static func createParentFolders(of path: String) throws(FileWriteError) {
-        let folder = split(path).folder
-        var prefix = folder.hasPrefix("/") ? "" : "."
-        for component in folder.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-                throw .io(path: prefix, operation: "create the folder", reason: errnoDescription())
-            }
+        do {
+            try FileSystemEntry.makeFolders(split(path).folder)
+        } catch {
+            throw .io(path: error.path, operation: "create the folder", reason: error.reason)
         }
     }
 
