@@ -248,28 +248,9 @@ public final class Indexer {
         }
     }
 
-    private struct OutcomeBuffer: @unchecked Sendable {
-        let pointer: UnsafeMutableBufferPointer<ParseOutcome?>
-    }
-
     /// Parses `jobs` on all cores; results are in the same order.
     static func parse(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, checker: NoteChecker?, options: IndexOptions) -> [ParseOutcome] {
-        let buffer = OutcomeBuffer(pointer: .allocate(capacity: jobs.count))
-        buffer.pointer.initialize(repeating: nil)
-        defer {
-            // Release the outcomes before freeing the memory (deallocate alone would leak them).
-            buffer.pointer.deinitialize()
-            buffer.pointer.deallocate()
-        }
-        let workers = max(1, min(options.parallelism, jobs.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var index = worker
-            while index < jobs.count {
-                buffer.pointer[index] = parse(jobs[index], resolver: resolver, checker: checker, options: options)
-                index += workers
-            }
-        }
-        return buffer.pointer.map { $0! }
+        parallelMap(jobs, workers: options.parallelism) { parse($0, resolver: resolver, checker: checker, options: options) }
     }
 
     static func parse(_ job: ParseJob, resolver: LinkResolver<Int64>, checker: NoteChecker?, options: IndexOptions) -> ParseOutcome {
@@ -340,22 +321,24 @@ public final class Indexer {
         }
     }
 
-    /// `transform` over `items` on `workers` threads; results in order.
-    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], workers: Int, _ transform: @Sendable @escaping (T) -> R) -> [R] {
-        let results = ParallelResults<R>(count: items.count)
+    /// `transform` over `items` on `workers` threads (each takes every `workers`-th item); results in order.
+    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], workers: Int, _ transform: @Sendable (T) -> R) -> [R] {
+        let buffer = ResultBuffer<R>(pointer: .allocate(capacity: items.count))
+        buffer.pointer.initialize(repeating: nil)
+        defer {
+            // Release the results before freeing the memory (deallocate alone would leak them).
+            buffer.pointer.deinitialize()
+            buffer.pointer.deallocate()
+        }
         let workerCount = max(1, min(workers, items.count))
         DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
             var index = worker
-            var local: [(Int, R)] = []
             while index < items.count {
-                local.append((index, transform(items[index])))
+                buffer.pointer[index] = transform(items[index])  // each slot is written by one thread only
                 index += workerCount
             }
-            results.lock.lock()
-            for (index, value) in local { results.values[index] = value }
-            results.lock.unlock()
         }
-        return results.values.map { $0! }
+        return buffer.pointer.map { $0! }
     }
 
     private struct LoadedSchemas {
@@ -509,11 +492,9 @@ public final class Indexer {
     }
 }
 
-/// Results written by worker threads under a lock, read after they finish.
-final class ParallelResults<R>: @unchecked Sendable {
-    var values: [R?]
-    let lock = NSLock()
-    init(count: Int) { values = Array(repeating: nil, count: count) }
+/// Slots written by worker threads, one thread per slot, read after they all finish.
+private struct ResultBuffer<R>: @unchecked Sendable {
+    let pointer: UnsafeMutableBufferPointer<R?>
 }
 
 /// Accumulates wall time per phase; printed to standard error when `IndexOptions.tracePhases` is set.
