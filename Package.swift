@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
     ],
     targets: [
         // System C libraries: Debian's libyaml-dev / libsqlite3-dev, Homebrew's libyaml / sqlite.
@@ -29,11 +30,13 @@ let package = Package(
         .target(name: "RhizomeCore", dependencies: ["CYAML"], plugins: ["EmbedSchemas"]),
         // The SQLite index: schema, incremental indexer, graph queries.
         .target(name: "RhizomeStore", dependencies: ["RhizomeCore", "CSQLite"]),
+        // The live service: file-system watchers (inotify, FSEvents) and the watcher that keeps the index current.
+        .target(name: "RhizomeWatch", dependencies: ["RhizomeCore", "RhizomeStore"]),
         // Command-line interface as a library, so tests drive it in-process.
         .target(
             name: "RhizomeCLI",
             dependencies: [
-                "RhizomeCore", "RhizomeStore",
+                "RhizomeCore", "RhizomeStore", "RhizomeWatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

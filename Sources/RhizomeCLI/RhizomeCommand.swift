@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RhizomeCore
 import RhizomeStore
+import RhizomeWatch
 
 /// The `rhizome` command: a thin layer over RhizomeCore and RhizomeStore.
 public struct RhizomeCommand: ParsableCommand {
@@ -15,7 +16,7 @@ public struct RhizomeCommand: ParsableCommand {
             UnresolvedCommand.self, OrphansCommand.self, DeadendsCommand.self, TagsCommand.self, TasksCommand.self,
             PropertiesCommand.self, SearchCommand.self, NeighborsCommand.self, PathCommand.self, GraphCommand.self,
             SQLCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
-            SchemaCommand.self, TypesCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, InitCommand.self,
+            SchemaCommand.self, TypesCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, InitCommand.self, WatchCommand.self,
         ])
 
     public init() {}
@@ -133,6 +134,11 @@ public enum CLI {
             return (error.code, error.description, .usage)
         case let error as SchemaError:
             return (error.code, error.description, .usage)
+        case let error as WatchError:
+            switch error {
+            case .alreadyWatched: return (error.code, error.description, .usage)
+            default: return (error.code, error.description, .internalFailure)
+            }
         case let error as NoteDraftError:
             return ("invalid-argument", error.description, .usage)
         case let error as AgentLinkError:

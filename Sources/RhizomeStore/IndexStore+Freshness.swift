@@ -26,4 +26,11 @@ extension IndexStore {
         stale += stored.keys.filter { !scan.isUncertain($0) }.count
         return Freshness(lastIndexedAt: try metaValue("last_indexed_at"), staleFiles: stale)
     }
+
+    /// Whether any indexed file lies under the folder `path` (a range on the path index: `/` sorts just before `0`).
+    func hasIndexedFiles(under path: String) throws(StoreError) -> Bool {
+        let statement = try connection.prepare("SELECT 1 FROM file WHERE path > ? AND path < ? LIMIT 1")
+        statement.bind(.text(path + "/"), .text(path + "0"))
+        return try statement.step()
+    }
 }

@@ -13,6 +13,8 @@ public final class Indexer {
     public let store: IndexStore
     public let vaultRoot: String
     public var options: IndexOptions
+    /// The schemas of the last walk of the whole vault; a scoped update checks notes against them.
+    private var cachedSchemas: LoadedSchemas?
 
     public init(store: IndexStore, vaultRoot: String, options: IndexOptions = IndexOptions()) {
         self.store = store
@@ -20,17 +22,70 @@ public final class Indexer {
         self.options = options
     }
 
-    /// Runs one incremental pass. Throws only when nothing could be done (unreadable vault root, database
-    /// failure); problems with individual files are reported in `IndexReport.findings`.
+    /// Runs one incremental pass over the whole vault. Throws only when nothing could be done (unreadable
+    /// vault root, database failure); problems with individual files are reported in `IndexReport.findings`.
     public func run(progress: ((IndexProgress) -> Void)? = nil) throws -> IndexReport {
+        let lock = try store.lockForWriting()
+        defer { lock.release() }
+        return try runOverWholeVault(progress: progress)
+    }
+
+    /// Brings the index up to date with what changed at `changedPaths` (vault-relative, `/`-separated, the
+    /// bytes on disk, as a file-system watcher reports them), without walking the vault. Everything after
+    /// the look at those paths is the code `run()` uses: the same writes, link re-resolution and vault checks.
+    /// Falls back to `run()` when the paths cannot settle it alone (a folder changed, schemas or the parser
+    /// changed since the last run); `IndexReport.walkedVault` says which happened.
+    public func update(changedPaths: some Sequence<[UInt8]>) throws -> IndexReport {
+        let lock = try store.lockForWriting()
+        defer { lock.release() }
         let clock = ContinuousClock()
         let started = clock.now
         var phases = PhaseTimer(enabled: options.tracePhases)
         defer { phases.finish() }
-        let lock = try store.lockForWriting()
-        defer { lock.release() }
+        guard let schemas = cachedSchemas, try store.metaValue("schema_fingerprint") == schemas.fingerprint,
+              try store.metaValue("parser_version") == IndexSchema.parserVersion else {
+            return try runOverWholeVault(progress: nil)
+        }
+        let scoped = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan(paths: changedPaths)
+        if scoped.needsFullScan != nil { return try runOverWholeVault(progress: nil) }
+        let previous = try loadFileStates(paths: scoped.scopedPaths)
+        // A path that vanished while nothing was indexed at it may have been a folder: only a walk can
+        // tell which of the files under it are gone.
+        for path in scoped.missing where previous[path] == nil {
+            if try store.hasIndexedFiles(under: path) { return try runOverWholeVault(progress: nil) }
+        }
+        var delta = Delta(schemas: schemas)
+        delta.fillTotals = false
+        for file in scoped.files {
+            if let state = previous[file.path] {
+                if state.size != file.size || state.modificationTime != file.modificationTime || state.realPath != file.realPath {
+                    delta.changed.append((file, state))
+                } else {
+                    delta.unchanged += 1
+                }
+            } else {
+                delta.added.append(file)
+            }
+        }
+        delta.removed = scoped.missing.compactMap { previous[$0] }
+        // Vault-level findings about other paths stay; those about the paths looked at are replaced.
+        let stored = try storedScanFindings()
+        delta.scanFindings = stored.filter { finding in finding.path.map { !scoped.scopedPaths.contains($0) } ?? true } + scoped.findings
+        delta.scanFindingsChanged = Set(stored.map(\.diagnosticDescription)) != Set(delta.scanFindings.map(\.diagnosticDescription))
+        delta.reportedFindings = scoped.findings
+        phases.mark("look at changed paths")
+        var report = try apply(delta, progress: nil, phases: &phases, clock: clock, started: started)
+        report.walkedVault = false
+        return report
+    }
+
+    /// A walk of the whole vault, compared with the whole index.
+    private func runOverWholeVault(progress: ((IndexProgress) -> Void)?) throws -> IndexReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var phases = PhaseTimer(enabled: options.tracePhases)
+        defer { phases.finish() }
         let scan = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan()
-        let connection = store.connection
         let previous = try loadFileStates()
         // A vault folder that suddenly lists nothing is far more often an unmounted drive or a sync
         // client mid-way than a user who deleted every note: change nothing.
@@ -39,46 +94,87 @@ public final class Indexer {
         }
         // Schemas: notes are checked while parsed; a change of schemas or config re-checks every note.
         let schemas = loadSchemas()
-        var scanFindings = scan.findings
-        if let problem = schemas.problem { scanFindings.append(problem) }
-        let schemaFingerprintChanged = try store.metaValue("schema_fingerprint") != schemas.fingerprint
-        let forceReparse = try store.metaValue("parser_version") != IndexSchema.parserVersion
+        cachedSchemas = schemas
+        var delta = Delta(schemas: schemas)
+        delta.scanFindings = scan.findings
+        if let problem = schemas.problem { delta.scanFindings.append(problem) }
+        delta.schemaFingerprintChanged = try store.metaValue("schema_fingerprint") != schemas.fingerprint
+        delta.forceReparse = try store.metaValue("parser_version") != IndexSchema.parserVersion
 
         // Diff the walk against the index.
-        var added: [ScannedFile] = []
-        var changed: [(ScannedFile, FileState)] = []
-        var unchanged = 0
         var seen = Set<String>()
         seen.reserveCapacity(scan.files.count)
         for file in scan.files {
             seen.insert(file.path)
             if let state = previous[file.path] {
-                if forceReparse || state.size != file.size || state.modificationTime != file.modificationTime || state.realPath != file.realPath {
-                    changed.append((file, state))
+                if delta.forceReparse || state.size != file.size || state.modificationTime != file.modificationTime || state.realPath != file.realPath {
+                    delta.changed.append((file, state))
                 } else {
-                    unchanged += 1
+                    delta.unchanged += 1
                 }
             } else {
-                added.append(file)
+                delta.added.append(file)
             }
         }
-        let removed = previous.values.filter { !seen.contains($0.path) && !scan.isUncertain($0.path) }
+        delta.removed = previous.values.filter { !seen.contains($0.path) && !scan.isUncertain($0.path) }
+        delta.isColdIndex = previous.isEmpty && delta.added.count >= options.bulkLoadMinimumFiles
+        if delta.schemaFingerprintChanged && !delta.forceReparse {
+            delta.recheckCandidates = scan.files.compactMap { file in
+                guard file.kind == .note, let state = previous[file.path] else { return nil }
+                return (state.id, file)
+            }
+        }
         phases.mark("walk + load state")
+        delta.scanFindingsChanged = Set(try storedScanFindings().map(\.diagnosticDescription)) != Set(delta.scanFindings.map(\.diagnosticDescription))
+        return try apply(delta, progress: progress, phases: &phases, clock: clock, started: started)
+    }
+
+    /// What a look at the vault found different from the index, and how to bring the index level with it.
+    private struct Delta {
+        var added: [ScannedFile] = []
+        var changed: [(ScannedFile, FileState)] = []
+        var removed: [FileState] = []
+        var unchanged = 0
+        /// Every vault-level finding of the scan (stored with no file).
+        var scanFindings: [Finding] = []
+        var scanFindingsChanged = false
+        /// The scan findings this run reports (a scoped update: only those about the paths it looked at).
+        var reportedFindings: [Finding]?
+        var schemas: LoadedSchemas
+        var schemaFingerprintChanged = false
+        var forceReparse = false
+        /// A first index of a big vault: bulk-load mode.
+        var isColdIndex = false
+        /// Notes to re-check against new schemas unless this run parses them anyway.
+        var recheckCandidates: [(id: Int64, file: ScannedFile)] = []
+        /// Count every note, link and finding for the report (a watcher's small updates skip it).
+        var fillTotals = true
+
+        init(schemas: LoadedSchemas) { self.schemas = schemas }
+    }
+
+    /// Writes a delta: (1) structure, (2) content in parsed batches, (3) link re-resolution, (4) vault checks.
+    private func apply(
+        _ delta: Delta, progress: ((IndexProgress) -> Void)?, phases: inout PhaseTimer, clock: ContinuousClock, started: ContinuousClock.Instant
+    ) throws -> IndexReport {
+        let connection = store.connection
+        let (added, changed, removed, schemas, forceReparse, isColdIndex) =
+            (delta.added, delta.changed, delta.removed, delta.schemas, delta.forceReparse, delta.isColdIndex)
+        var unchanged = delta.unchanged
         let pendingKeyCount = try countPendingKeys()
-        let scanFindingsChanged = try storedScanFindings() != Set(scanFindings.map(\.diagnosticDescription))
 
         var report = IndexReport()
         report.added = added.count
         report.removed = removed.count
-        report.findings = scanFindings
+        report.findings = delta.reportedFindings ?? delta.scanFindings
 
         // Set before anything is written and cleared by the vault checks' own transaction: a run killed in
         // between leaves it set, so the next run redoes the checks even when no file changed.
         let vaultChecksPending = try store.metaValue("vault_checks_pending") == "1"
-        if added.isEmpty && removed.isEmpty && changed.isEmpty && pendingKeyCount == 0 && !scanFindingsChanged
-            && !schemaFingerprintChanged && !vaultChecksPending {
+        if added.isEmpty && removed.isEmpty && changed.isEmpty && pendingKeyCount == 0 && !delta.scanFindingsChanged
+            && !delta.schemaFingerprintChanged && !vaultChecksPending {
             report.unchanged = unchanged
-            try fillTotals(&report)
+            if delta.fillTotals { try fillTotals(&report) }
             report.milliseconds = milliseconds(since: started, clock: clock)
             return report
         }
@@ -90,8 +186,7 @@ public final class Indexer {
         var newIDs: [String: Int64] = [:]
         // A first index of a vault inserts everything: secondary indexes are built once at the end
         // (much faster than maintaining them row by row). If the run is killed, the next open recreates them.
-        let isColdIndex = previous.isEmpty && added.count >= options.bulkLoadMinimumFiles
-        if !added.isEmpty || !removed.isEmpty || scanFindingsChanged {
+        if !added.isEmpty || !removed.isEmpty || delta.scanFindingsChanged {
             try connection.transaction {
                 if isColdIndex { try store.dropSecondaryIndexes() }
                 let markPending = try connection.prepare("INSERT OR IGNORE INTO pending_resolve(link_key) VALUES (?)")
@@ -112,7 +207,7 @@ public final class Indexer {
                     newIDs[file.path] = connection.lastInsertRowID
                     try markPending.bind(.text(key)).run()
                 }
-                if scanFindingsChanged { try replaceScanFindings(scanFindings) }
+                if delta.scanFindingsChanged { try replaceScanFindings(delta.scanFindings) }
             }
         }
 
@@ -186,13 +281,8 @@ public final class Indexer {
         }
 
         // Schemas changed: re-check the notes this run did not parse (their frontmatter only).
-        if schemaFingerprintChanged && !forceReparse {
-            let ids = Dictionary(uniqueKeysWithValues: previous.values.map { ($0.path, $0.id) })
-            let notes = scan.files.compactMap { file -> (Int64, ScannedFile)? in
-                guard file.kind == .note, let id = ids[file.path], !parsedIDs.contains(id) else { return nil }
-                return (id, file)
-            }
-            try recheck(notes, checker: schemas.checker)
+        if !delta.recheckCandidates.isEmpty {
+            try recheck(delta.recheckCandidates.filter { !parsedIDs.contains($0.id) }, checker: schemas.checker)
             phases.mark("schema re-check")
         }
 
@@ -205,10 +295,10 @@ public final class Indexer {
         _ = try VaultChecks(connection: connection, catalog: schemas.checker?.catalog).run()
         phases.mark("vault checks")
         if forceReparse { try store.setMeta("parser_version", IndexSchema.parserVersion) }
-        if schemaFingerprintChanged { try store.setMeta("schema_fingerprint", schemas.fingerprint) }
+        if delta.schemaFingerprintChanged { try store.setMeta("schema_fingerprint", schemas.fingerprint) }
         try store.setMeta("last_indexed_at", ISO8601DateFormatter().string(from: Date()))
         report.unchanged = unchanged
-        try fillTotals(&report)
+        if delta.fillTotals { try fillTotals(&report) }
         report.milliseconds = milliseconds(since: started, clock: clock)
         return report
     }
@@ -380,7 +470,22 @@ public final class Indexer {
     }
 
     private func loadFileStates() throws -> [String: FileState] {
-        let statement = try store.connection.prepare("SELECT id, path, size, mtime_ns, content_hash, real_path FROM file")
+        try loadFileStates(where: "", [])
+    }
+
+    /// The states of just these paths (those indexed).
+    private func loadFileStates(paths: Set<String>) throws -> [String: FileState] {
+        var list = "["
+        for (index, path) in paths.enumerated() {
+            if index > 0 { list += "," }
+            JSONText.writeString(path, into: &list)
+        }
+        return try loadFileStates(where: "WHERE path IN (SELECT value FROM json_each(?))", [.text(list + "]")])
+    }
+
+    private func loadFileStates(where condition: String, _ values: [SQLiteValue]) throws -> [String: FileState] {
+        let statement = try store.connection.prepare("SELECT id, path, size, mtime_ns, content_hash, real_path FROM file \(condition)")
+        statement.bind(values)
         var states: [String: FileState] = [:]
         while try statement.step() {
             let state = FileState(
@@ -390,7 +495,6 @@ public final class Indexer {
         }
         return states
     }
-
 
     /// Re-resolves parsed notes' links against a resolver holding only the candidate files for their keys.
     private func resolveAgainstCandidates(_ outcomes: [ParseOutcome], jobs: [ParseJob]) throws -> [ParseOutcome] {
@@ -412,16 +516,16 @@ public final class Indexer {
         return try statement.step() ? Int(statement.int(0)) : 0
     }
 
-    private func storedScanFindings() throws -> Set<String> {
-        let statement = try store.connection.prepare("SELECT code, severity, message, path, line, col, fix FROM finding WHERE file_id IS NULL")
-        var result = Set<String>()
+    private func storedScanFindings() throws -> [Finding] {
+        let statement = try store.connection.prepare("SELECT code, severity, message, path, line, col, fix FROM finding WHERE file_id IS NULL ORDER BY id")
+        var result: [Finding] = []
         while try statement.step() {
             let finding = Finding(
                 code: FindingCode(rawValue: statement.text(0)) ?? .unreadableFile,
                 severity: Finding.Severity(rawValue: statement.text(1)) ?? .warning,
                 message: statement.text(2), path: statement.optionalText(3),
                 line: statement.optionalInt(4).map(Int.init), column: statement.optionalInt(5).map(Int.init), fix: statement.optionalText(6))
-            result.insert(finding.diagnosticDescription)
+            result.append(finding)
         }
         return result
     }
@@ -584,6 +688,14 @@ public struct IndexReport: Sendable, Codable, Equatable {
     public var milliseconds: Double = 0
     /// Problems met in this run (unreadable files or folders, broken symlinks, oversized files).
     public var findings: [Finding] = []
+    /// Whether the run walked the whole vault (`run()`, or an `update(changedPaths:)` that needed to).
+    /// Not part of the JSON output.
+    public var walkedVault = true
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case added, modified, removed, unchanged, notes, files, links, unresolvedLinks, relinked, referenceEdges, findingsTotal
+        case milliseconds, findings
+    }
 }

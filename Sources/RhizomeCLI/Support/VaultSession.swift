@@ -11,9 +11,7 @@ struct VaultSession {
     let refreshReport: IndexReport?
 
     static func open(_ options: GlobalOptions, context: CommandContext, refresh: Bool = true, rebuild: Bool = false) throws -> VaultSession {
-        let vaultPath = try VaultLocator.locate(explicit: options.vault, environment: context.environment, currentDirectory: context.currentDirectory)
-        let databasePath = options.db.map { absolutePath($0, context: context) }
-            ?? IndexLocation.defaultDatabasePath(forVault: vaultPath, environment: context.environment)
+        let (vaultPath, databasePath) = try locate(options, context: context)
         if options.noRefresh && !rebuild {
             let store = try IndexStore(readOnlyPath: databasePath)
             // A first index that never finished (killed) is not an answer.
@@ -35,6 +33,14 @@ struct VaultSession {
         progress.finish()
         if previousVault != vaultPath { try store.setIndexedVaultPath(vaultPath) }
         return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: report)
+    }
+
+    /// The vault (`--vault`, the environment, the current folder) and its index file (`--db` or the default).
+    static func locate(_ options: GlobalOptions, context: CommandContext) throws -> (vault: String, database: String) {
+        let vaultPath = try VaultLocator.locate(explicit: options.vault, environment: context.environment, currentDirectory: context.currentDirectory)
+        let databasePath = options.db.map { absolutePath($0, context: context) }
+            ?? IndexLocation.defaultDatabasePath(forVault: vaultPath, environment: context.environment)
+        return (vaultPath, databasePath)
     }
 
     /// Resolves a NOTE argument or throws a helpful error.

@@ -8,7 +8,8 @@ import Darwin
 
 /// Walks a vault with POSIX directory calls (fast, and exact about the on-disk bytes of names).
 ///
-/// - Skips names starting with `.` (`.obsidian/`, `.trash/`, `.git/`, …).
+/// - Skips names starting with `.` (`.obsidian/`, `.trash/`, `.git/`, …) and editors' swap and backup
+///   files (`note.md~`, `note.md.swp`, vim's `4913` probe): see `isIgnoredName(_:)`.
 /// - Follows symlinks to files and folders, records the real path of everything reached through one,
 ///   and refuses to enter a folder twice (symlink loops become findings).
 /// - Never guesses: a folder it cannot list or a symlink it cannot follow is reported in
@@ -68,7 +69,7 @@ public struct VaultScanner: Sendable {
                     break
                 }
                 let (nameBytes, type) = Self.nameAndType(entry)
-                guard let first = nameBytes.first, first != UInt8(ascii: ".") else { continue }
+                guard !Self.isIgnoredName(nameBytes) else { continue }
                 let decodedName = Self.decodeName(nameBytes)
                 let name = UnicodeNormalization.nfc(decodedName)
                 let relativePath = directory.relativePath.isEmpty ? name : directory.relativePath + "/" + name
@@ -129,7 +130,103 @@ public struct VaultScanner: Sendable {
         return result
     }
 
+    /// Looks at just `relativeDiskPaths` (vault-relative, `/`-separated, the bytes on disk): what a
+    /// watcher needs after it was told what changed. Reports each entry exactly as `scan()` would, and
+    /// asks for a full scan (`needsFullScan`) whenever one path cannot settle the question: a folder
+    /// (its whole subtree changed), a symlink to a folder, or a name that collides with another.
+    public func scan(paths relativeDiskPaths: some Sequence<[UInt8]>) throws(VaultError) -> ScopedScan {
+        var result = ScopedScan()
+        var rootStatus = stat()
+        guard stat(root, &rootStatus) == 0 else { throw .unreadableRoot(path: root, reason: errnoDescription()) }
+        guard rootStatus.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: root) }
+        var seenDiskPaths = Set<[UInt8]>()
+        for relative in relativeDiskPaths where seenDiskPaths.insert(relative).inserted {
+            let components = relative.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Array.init)
+            guard !components.isEmpty, !components.contains(where: Self.isIgnoredName) else { continue }
+            let relativePath = components.map { UnicodeNormalization.nfc(Self.decodeName($0)) }.joined(separator: "/")
+            guard !excludedPaths.contains(relativePath) else { continue }
+            guard result.scopedPaths.insert(relativePath).inserted else {
+                result.needsFullScan = "two names on disk map to `\(relativePath)`"
+                continue
+            }
+            let diskPath = Array(root.utf8) + [UInt8(ascii: "/")] + components.joined(separator: [UInt8(ascii: "/")])
+            let nameBytes = components[components.count - 1]
+            if UTF8Validation.firstInvalidOffset(nameBytes) != nil {
+                result.findings.append(Finding(
+                    code: .invalidUTF8, severity: .warning,
+                    message: "the file name is not valid UTF-8; it is indexed as `\(relativePath)` (invalid bytes written as %XX)",
+                    path: relativePath, fix: "rename the file with a UTF-8 name"))
+            }
+            var linkStatus = stat()
+            guard diskPath.withCString({ lstat($0, &linkStatus) }) == 0 else {
+                if errno == ENOENT || errno == ENOTDIR {
+                    result.missing.append(relativePath)
+                } else {
+                    result.uncertainPaths.append(relativePath)
+                    result.findings.append(Finding(
+                        code: .unreadableFile, severity: .warning, message: "cannot read file status (\(errnoDescription()))",
+                        path: relativePath, fix: "check the file's permissions"))
+                }
+                continue
+            }
+            let isLink = linkStatus.st_mode & S_IFMT == S_IFLNK
+            var status = linkStatus
+            if isLink {
+                guard diskPath.withCString({ stat($0, &status) }) == 0 else {
+                    result.uncertainPaths.append(relativePath)
+                    result.findings.append(Finding(
+                        code: .brokenSymlink, severity: .warning, message: "broken symlink: its target does not exist (\(errnoDescription()))",
+                        path: relativePath, fix: "restore the target or remove the link"))
+                    continue
+                }
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
+                result.needsFullScan = "`\(relativePath)` is a folder"
+            case S_IFREG:
+                result.files.append(ScannedFile(
+                    path: relativePath, diskPath: DiskPath(bytes: diskPath), size: Int64(status.st_size),
+                    modificationTime: Self.modificationTime(status),
+                    realPath: isLink ? Self.realPath(of: diskPath) : realPathThroughSymlinkedFolder(components)))
+            default:
+                result.missing.append(relativePath)  // a socket or FIFO is not a file of the vault: as if absent
+            }
+        }
+        result.files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return result
+    }
+
+    /// Whether the walk leaves an entry out: hidden names (`.obsidian`, `.git`, `.note.md.swp`) and the
+    /// files editors keep beside a note while editing it (`note.md~` backups, `note.md.swp` swap files,
+    /// the `4913` file vim creates to test a folder). A watcher ignores the same names.
+    public static func isIgnoredName(_ name: [UInt8]) -> Bool {
+        guard let first = name.first else { return true }
+        if first == UInt8(ascii: ".") || name.last == UInt8(ascii: "~") { return true }
+        if name == Array("4913".utf8) { return true }
+        guard name.count > 4, name[name.count - 4] == UInt8(ascii: ".") else { return false }
+        let suffix = name[(name.count - 3)...]
+        return suffix.elementsEqual("swp".utf8) || suffix.elementsEqual("swo".utf8) || suffix.elementsEqual("swx".utf8)
+    }
+
     // MARK: Helpers
+
+    /// The real path `scan()` records for a regular file: the deepest symlinked folder on the way,
+    /// resolved, followed by the rest of the names; nil when no folder on the way is a symlink.
+    private func realPathThroughSymlinkedFolder(_ components: [[UInt8]]) -> String? {
+        var diskPath = Array(root.utf8)
+        var deepest: (realPath: String, index: Int)?
+        for index in 0..<(components.count - 1) {
+            diskPath.append(UInt8(ascii: "/"))
+            diskPath.append(contentsOf: components[index])
+            var status = stat()
+            if diskPath.withCString({ lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFLNK,
+               let real = Self.realPath(of: diskPath) {
+                deepest = (real, index)
+            }
+        }
+        guard let deepest else { return nil }
+        return components[(deepest.index + 1)...].reduce(deepest.realPath) { $0 + "/" + Self.decodeName($1) }
+    }
 
     private struct PendingDirectory {
         var diskPath: [UInt8]
@@ -221,6 +318,24 @@ public struct VaultScan: Sendable {
     public func isUncertain(_ path: String) -> Bool {
         uncertainPaths.contains { $0 == path || path.hasPrefix($0 + "/") || $0.isEmpty }
     }
+}
+
+/// What `VaultScanner.scan(paths:)` found at the paths it was given.
+public struct ScopedScan: Sendable {
+    /// The paths that are regular files (or symlinks to them), sorted by path.
+    public var files: [ScannedFile] = []
+    /// Paths confirmed absent: what was indexed there is gone.
+    public var missing: [String] = []
+    /// Paths whose state could not be determined: what was indexed there is kept.
+    public var uncertainPaths: [String] = []
+    /// Findings about the paths looked at (broken symlinks, unreadable files, non-UTF-8 names).
+    public var findings: [Finding] = []
+    /// Every vault path looked at: findings stored for these are replaced by `findings`.
+    public var scopedPaths: Set<String> = []
+    /// Why the answer needs a full walk instead (a folder, a symlinked folder, a name collision); nil if not.
+    public var needsFullScan: String?
+
+    public init() {}
 }
 
 /// One file found by the walk.

@@ -1,0 +1,196 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import RhizomeCore
+import RhizomeStore
+import RhizomeWatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `rhizome watch`: keep the index current as the vault changes, until Ctrl-C.
+struct WatchCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Keep the index current as files change (runs until Ctrl-C; one line per applied batch).",
+        discussion: """
+            Brings the index up to date, then applies each burst of changes within milliseconds: saves, editors' \
+            atomic saves, renames, moved and deleted folders, git checkouts (coalesced into one batch), and edits \
+            to the targets of symlinks made by `rhizome link`. Any number of other rhizome commands may query \
+            meanwhile; a second watcher of the same index is refused. With --json each line is a JSON envelope \
+            whose data.event is ready, batch, failed or stopped.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("Quiet time that ends a burst of changes, in milliseconds.", valueName: "ms"))
+    var debounce = 20
+
+    func validate() throws {
+        if global.noRefresh { throw ValidationError("--no-refresh makes no sense for watch: it keeps the index current") }
+        if !(0...5_000).contains(debounce) { throw ValidationError("--debounce takes 0 to 5000 milliseconds") }
+    }
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let (vaultPath, databasePath) = try VaultSession.locate(global, context: context)
+        var options = VaultWatcher.Options()
+        options.debounce = .milliseconds(debounce)
+        options.index.excludedPaths = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultPath)
+        let watcher = try VaultWatcher(vaultPath: vaultPath, databasePath: databasePath, options: options)
+        let signals = StopSignals { watcher.stop() }
+        defer { signals.cancel() }
+        let printer = WatchLogPrinter(context: context, json: global.json, vault: vaultPath)
+        if !global.json { context.printError("Watching \(vaultPath) (index \(databasePath)). Ctrl-C to stop.") }
+        try watcher.run(log: printer.print)
+        return .success
+    }
+}
+
+/// One line per watch event: text for people, or a compact JSON envelope per line.
+struct WatchLogPrinter: Sendable {
+    let context: CommandContext
+    let json: Bool
+    let vault: String
+
+    func print(_ event: WatchEvent) {
+        if json {
+            context.print(JSONOutput.encode(JSONOutput.Envelope(command: "watch", vault: vault, data: WatchLogLine(event)), pretty: false))
+            return
+        }
+        let time = Self.timeFormatter.string(from: Date())
+        switch event {
+        case .ready(let report):
+            context.print("\(time)  ready · \(report.notes.grouped) notes · \(report.links.grouped) links (\(report.unresolvedLinks.grouped) unresolved) · "
+                + "added \(report.added.grouped), modified \(report.modified.grouped), removed \(report.removed.grouped) · \(Self.format(report.milliseconds))")
+            for finding in report.findings.prefix(20) { context.printError(finding.diagnosticDescription) }
+        case .batch(let batch):
+            let report = batch.report
+            var line = "\(time)  \(batch.changedPaths.grouped) path\(batch.changedPaths == 1 ? "" : "s") · +\(report.added) ~\(report.modified) -\(report.removed)"
+            line += " · \(report.relinked.grouped) link\(report.relinked == 1 ? "" : "s") re-resolved · \(Self.format(batch.milliseconds))"
+            if let reason = batch.reason { line += " · walked the vault: \(reason)" }
+            context.print(line)
+            for finding in report.findings.prefix(20) { context.printError(finding.diagnosticDescription) }
+        case .failed(let message, let changedPaths):
+            context.printError("\(time)  error: \(changedPaths) changed path\(changedPaths == 1 ? "" : "s") not applied: \(message). The next change tries again.")
+        case .stopped:
+            context.printError("\(time)  stopped")
+        }
+    }
+
+    private static func format(_ milliseconds: Double) -> String {
+        milliseconds < 10 ? String(format: "%.1f ms", milliseconds) : "\(Int(milliseconds.rounded()).grouped) ms"
+    }
+
+    private static let timeFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        return formatter
+    }()
+}
+
+/// `rhizome watch --json`: `data` of each line. Every key is always present.
+struct WatchLogLine: Encodable {
+    var event: String
+    var time: String
+    var changedPaths: Int?
+    var added: Int?
+    var modified: Int?
+    var removed: Int?
+    var relinked: Int?
+    var notes: Int?
+    var links: Int?
+    var unresolvedLinks: Int?
+    var walkedVault: Bool?
+    var reason: String?
+    var milliseconds: Double?
+    var waitedMilliseconds: Double?
+    var findings: [Finding]
+    var message: String?
+
+    init(_ event: WatchEvent) {
+        time = ISO8601DateFormatter.withFractionalSeconds.string(from: Date())
+        findings = []
+        switch event {
+        case .ready(let report):
+            self.event = "ready"
+            (added, modified, removed, relinked) = (report.added, report.modified, report.removed, report.relinked)
+            (notes, links, unresolvedLinks) = (report.notes, report.links, report.unresolvedLinks)
+            walkedVault = true
+            milliseconds = Self.rounded(report.milliseconds)
+            findings = report.findings
+        case .batch(let batch):
+            self.event = "batch"
+            changedPaths = batch.changedPaths
+            (added, modified, removed, relinked) = (batch.report.added, batch.report.modified, batch.report.removed, batch.report.relinked)
+            walkedVault = batch.walkedVault
+            reason = batch.reason
+            milliseconds = Self.rounded(batch.milliseconds)
+            waitedMilliseconds = Self.rounded(batch.waitedMilliseconds)
+            findings = batch.report.findings
+        case .failed(let message, let changedPaths):
+            self.event = "failed"
+            self.changedPaths = changedPaths
+            self.message = message
+        case .stopped:
+            self.event = "stopped"
+        }
+    }
+
+    private static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
+    enum CodingKeys: String, CodingKey {
+        case event, time, changedPaths, added, modified, removed, relinked, notes, links, unresolvedLinks, walkedVault, reason
+        case milliseconds, waitedMilliseconds, findings, message
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(time, forKey: .time)
+        try container.encode(changedPaths, forKey: .changedPaths)
+        try container.encode(added, forKey: .added)
+        try container.encode(modified, forKey: .modified)
+        try container.encode(removed, forKey: .removed)
+        try container.encode(relinked, forKey: .relinked)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(links, forKey: .links)
+        try container.encode(unresolvedLinks, forKey: .unresolvedLinks)
+        try container.encode(walkedVault, forKey: .walkedVault)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(milliseconds, forKey: .milliseconds)
+        try container.encode(waitedMilliseconds, forKey: .waitedMilliseconds)
+        try container.encode(findings, forKey: .findings)
+        try container.encode(message, forKey: .message)
+    }
+}
+
+extension ISO8601DateFormatter {
+    nonisolated(unsafe) static let withFractionalSeconds: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+}
+
+/// SIGINT and SIGTERM call `stop` (once) instead of killing the process, so the database is left between batches.
+final class StopSignals: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ stop: @escaping @Sendable () -> Void) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: stop)
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

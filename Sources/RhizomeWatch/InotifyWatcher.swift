@@ -1,0 +1,298 @@
+#if canImport(Glibc)
+import Foundation
+import Glibc
+import RhizomeCore
+
+/// Linux: one inotify watch per folder of the vault (inotify is not recursive).
+///
+/// - Folders reached through symlinks are watched too (a watch follows the symlink to the folder), and
+///   events there are reported at the symlink's path. For a symlink to a *file*, the folder holding the
+///   target is watched and only events for that name are reported, at the symlink's path.
+/// - A folder created or moved in is watched at once and reported as a folder: files created in it before
+///   the watch existed produce no event, so the indexer walks the vault to find them.
+/// - A full event queue (`IN_Q_OVERFLOW`) is reported as `.rescan` and every watch is set up again.
+///
+/// All state lives on the watcher's thread; `stop()` wakes it through a pipe.
+public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
+    private let root: String
+    private var descriptor: Int32 = -1
+    private var wakePipe: [Int32] = [-1, -1]
+    /// Watch → the vault-relative folders it stands for ("" is the root). Several when symlinks lead to one folder.
+    private var folders: [Int32: [[UInt8]]] = [:]
+    /// Watch → target name → the vault paths of symlinks to that file.
+    private var fileTargets: [Int32: [[UInt8]: Set<[UInt8]>]] = [:]
+    /// Watches on `.rhizome/` and `.rhizome/schemas/`.
+    private var configurationWatches: Set<Int32> = []
+    private var thread: Thread?
+    private let stopped = NSCondition()
+    private var isRunning = false
+
+    private static let folderMask = UInt32(
+        IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_ONLYDIR)
+    private static let configurationFolder = Array(".rhizome".utf8)
+
+    /// `root` is the vault folder (absolute).
+    public init(root: String) {
+        self.root = root
+    }
+
+    deinit {
+        stop()
+    }
+
+    public func start(_ handler: @escaping @Sendable ([FileSystemChange]) -> Void) throws(WatchError) {
+        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else {
+            throw .cannotWatch(path: root, reason: "inotify is not available (\(errnoText()))",
+                               fix: "raise fs.inotify.max_user_instances (`sudo sysctl fs.inotify.max_user_instances=1024`)")
+        }
+        guard pipe(&wakePipe) == 0 else { throw .cannotWatch(path: root, reason: errnoText(), fix: "close other programs and try again") }
+        if let problem = watchTree() {
+            close(descriptor)
+            close(wakePipe[0])
+            close(wakePipe[1])
+            throw problem
+        }
+        isRunning = true
+        let thread = Thread { [self] in self.readEvents(handler) }
+        thread.name = "rhizome.inotify"
+        self.thread = thread
+        thread.start()
+    }
+
+    public func stop() {
+        stopped.lock()
+        guard isRunning else { stopped.unlock(); return }
+        var byte: UInt8 = 1
+        _ = write(wakePipe[1], &byte, 1)
+        while isRunning { stopped.wait() }
+        stopped.unlock()
+        close(descriptor)
+        close(wakePipe[0])
+        close(wakePipe[1])
+    }
+
+    // MARK: Events
+
+    private func readEvents(_ handler: @Sendable ([FileSystemChange]) -> Void) {
+        defer {
+            stopped.lock()
+            isRunning = false
+            stopped.broadcast()
+            stopped.unlock()
+        }
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        while true {
+            var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                handler([.rescan(reason: "waiting for file events failed (\(errnoText()))")])
+                return
+            }
+            if descriptors[1].revents != 0 { return }
+            var changes: [FileSystemChange] = []
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count <= 0 { break }  // EAGAIN: drained
+                changes += decode(buffer[..<count])
+            }
+            if !changes.isEmpty { handler(changes) }
+        }
+    }
+
+    private func decode(_ bytes: ArraySlice<UInt8>) -> [FileSystemChange] {
+        var changes: [FileSystemChange] = []
+        var offset = bytes.startIndex
+        while offset + 16 <= bytes.endIndex {
+            let (watch, mask, length) = bytes.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
+                let base = offset - bytes.startIndex
+                return (raw.loadUnaligned(fromByteOffset: base, as: Int32.self), raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
+                        Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self)))
+            }
+            let nameBytes = bytes[(offset + 16)..<min(offset + 16 + length, bytes.endIndex)]
+            let name = Array(nameBytes.prefix { $0 != 0 })
+            offset += 16 + length
+            changes += interpret(watch: watch, mask: mask, name: name)
+        }
+        return changes
+    }
+
+    private func interpret(watch: Int32, mask: UInt32, name: [UInt8]) -> [FileSystemChange] {
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            folders = [:]
+            fileTargets = [:]
+            configurationWatches = []
+            let problem = watchTree()
+            return [.rescan(reason: "the kernel's event queue overflowed" + (problem.map { "; \($0)" } ?? ""))]
+        }
+        if mask & UInt32(IN_IGNORED) != 0 {
+            folders[watch] = nil
+            fileTargets[watch] = nil
+            configurationWatches.remove(watch)
+            return []
+        }
+        if configurationWatches.contains(watch) {
+            if mask & UInt32(IN_ISDIR) != 0, name == Array("schemas".utf8) { watchConfiguration() }
+            return [.configuration]
+        }
+        var changes: [FileSystemChange] = []
+        if mask & UInt32(IN_DELETE_SELF) != 0, folders[watch]?.contains([]) == true {
+            changes.append(.rescan(reason: "the vault folder itself was removed or replaced"))
+        }
+        if let targets = fileTargets[watch]?[name] {
+            changes += targets.map { .path($0, isFolder: false) }
+        }
+        guard !name.isEmpty, let paths = folders[watch] else { return changes }
+        let isFolder = mask & UInt32(IN_ISDIR) != 0
+        for folder in paths {
+            if folder.isEmpty && name == Self.configurationFolder {
+                watchConfiguration()
+                changes.append(.configuration)
+                continue
+            }
+            guard !VaultScanner.isIgnoredName(name) else { continue }
+            let path = folder.isEmpty ? name : folder + [UInt8(ascii: "/")] + name
+            if isFolder && mask & UInt32(IN_MOVED_FROM | IN_DELETE) != 0 {
+                forgetFolders(under: path)
+            }
+            var reportsFolder = isFolder
+            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                // A new folder (or symlink to one) is watched now; a new symlink to a file has its target watched.
+                if let problem = watchNewEntry(path) {
+                    changes.append(.rescan(reason: problem.description))
+                }
+                reportsFolder = reportsFolder || isDirectory(path)
+            }
+            changes.append(.path(path, isFolder: reportsFolder))
+        }
+        return changes
+    }
+
+    // MARK: Watches
+
+    /// Watches every folder of the vault, following symlinks, and the targets of symlinked files.
+    private func watchTree() -> WatchError? {
+        var visited = Set<FolderIdentity>()
+        if let problem = watchFolder(diskPath: Array(root.utf8), relative: [], visited: &visited) { return problem }
+        watchConfiguration()
+        return nil
+    }
+
+    private func watchFolder(diskPath start: [UInt8], relative startRelative: [UInt8], visited: inout Set<FolderIdentity>) -> WatchError? {
+        var pending = [(start, startRelative)]
+        while let (diskPath, relative) = pending.popLast() {
+            var status = stat()
+            guard diskPath.withCString({ stat($0, &status) }) == 0, visited.insert(FolderIdentity(status)).inserted else { continue }
+            let watch = diskPath.withCString { inotify_add_watch(descriptor, $0, Self.folderMask) }
+            if watch < 0 {
+                if errno == ENOENT || errno == ENOTDIR || errno == EACCES { continue }  // gone meanwhile, or unreadable: the scan reports it
+                return limitError(diskPath)
+            }
+            if folders[watch]?.contains(relative) != true { folders[watch, default: []].append(relative) }
+            guard let handle = diskPath.withCString({ opendir($0) }) else { continue }
+            defer { closedir(handle) }
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                guard !VaultScanner.isIgnoredName(name) else { continue }
+                let childDisk = diskPath + [UInt8(ascii: "/")] + name
+                let childRelative = relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name
+                let type = Int32(entry.pointee.d_type)
+                if type == Int32(DT_DIR) {
+                    pending.append((childDisk, childRelative))
+                } else if type == Int32(DT_LNK) || type == Int32(DT_UNKNOWN) {
+                    if isDirectory(diskPath: childDisk) {
+                        pending.append((childDisk, childRelative))
+                    } else if type == Int32(DT_LNK) {
+                        watchSymlinkTarget(diskPath: childDisk, relative: childRelative)
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A symlink to a file: watch the folder that holds the target, for that name only.
+    private func watchSymlinkTarget(diskPath: [UInt8], relative: [UInt8]) {
+        guard let real = diskPath.withCString({ realpath($0, nil) }) else { return }
+        let target = Array(String(cString: real).utf8)
+        free(real)
+        guard let slash = target.lastIndex(of: UInt8(ascii: "/")) else { return }
+        let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(target[..<slash])
+        let name = Array(target[(slash + 1)...])
+        let watch = folder.withCString { inotify_add_watch(descriptor, $0, Self.folderMask) }
+        guard watch >= 0 else { return }
+        fileTargets[watch, default: [:]][name, default: []].insert(relative)
+    }
+
+    private func watchNewEntry(_ relative: [UInt8]) -> WatchError? {
+        let diskPath = Array(root.utf8) + [UInt8(ascii: "/")] + relative
+        var linkStatus = stat()
+        guard diskPath.withCString({ lstat($0, &linkStatus) }) == 0 else { return nil }
+        if isDirectory(diskPath: diskPath) {
+            var visited = Set<FolderIdentity>()
+            return watchFolder(diskPath: diskPath, relative: relative, visited: &visited)
+        }
+        if linkStatus.st_mode & S_IFMT == S_IFLNK { watchSymlinkTarget(diskPath: diskPath, relative: relative) }
+        return nil
+    }
+
+    private func watchConfiguration() {
+        for folder in [".rhizome", ".rhizome/schemas"] {
+            let watch = (root + "/" + folder).withCString { inotify_add_watch(descriptor, $0, Self.folderMask) }
+            if watch >= 0 { configurationWatches.insert(watch) }
+        }
+    }
+
+    /// A folder moved away or deleted: its watches no longer stand for paths under it.
+    private func forgetFolders(under path: [UInt8]) {
+        for (watch, paths) in folders {
+            let kept = paths.filter { !($0 == path || ($0.starts(with: path) && $0.count > path.count && $0[path.count] == UInt8(ascii: "/"))) }
+            folders[watch] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    private func isDirectory(_ relative: [UInt8]) -> Bool {
+        isDirectory(diskPath: Array(root.utf8) + [UInt8(ascii: "/")] + relative)
+    }
+
+    private func isDirectory(diskPath: [UInt8]) -> Bool {
+        var status = stat()
+        return diskPath.withCString { stat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    private func limitError(_ diskPath: [UInt8]) -> WatchError {
+        let code = errno
+        let reason = String(cString: strerror(code))
+        let path = String(decoding: diskPath, as: UTF8.self)
+        if code == ENOSPC {
+            let limit = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            return .cannotWatch(path: path, reason: "the inotify watch limit is reached (fs.inotify.max_user_watches = \(limit))",
+                                fix: "raise it: `sudo sysctl fs.inotify.max_user_watches=524288` (add it to /etc/sysctl.conf to keep it)")
+        }
+        return .cannotWatch(path: path, reason: reason, fix: "check the folder's permissions")
+    }
+
+    private struct FolderIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ status: stat) {
+            device = UInt64(truncatingIfNeeded: status.st_dev)
+            inode = UInt64(truncatingIfNeeded: status.st_ino)
+        }
+    }
+}
+
+private func errnoText() -> String { String(cString: strerror(errno)) }
+
+extension Array where Element == UInt8 {
+    fileprivate func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        var terminated = self
+        terminated.append(0)
+        return try terminated.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
+    }
+}
+#endif

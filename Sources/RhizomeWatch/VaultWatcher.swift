@@ -1,0 +1,276 @@
+import Foundation
+import RhizomeCore
+import RhizomeStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Keeps a vault's index current as files change: the service behind `rhizome watch` and `rhizome mcp`.
+///
+/// `run()` starts a platform watcher, brings the index up to date (`Indexer.run()`), then applies changes
+/// in batches: a burst of events is collected until the vault has been quiet for `debounce` (or for at most
+/// `maximumDelay` while events keep coming), then applied in one go by `Indexer.update(changedPaths:)` —
+/// the indexer's own code, so a watched index equals a full rebuild. Configuration changes and lost
+/// events walk the whole vault instead (`Indexer.run()`).
+///
+/// Only one watcher per index: the watch lock (`<database>.watch.lock`) is taken in `init` and held until
+/// the watcher is released. Readers (any `rhizome` query, the MCP tools) query the index meanwhile.
+public final class VaultWatcher: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Quiet time that ends a burst of events.
+        public var debounce: Duration = .milliseconds(20)
+        /// A stream of events that never goes quiet is still applied this often.
+        public var maximumDelay: Duration = .seconds(1)
+        public var index = IndexOptions()
+
+        public init() {}
+    }
+
+    public let vaultPath: String
+    public let databasePath: String
+    public let options: Options
+    /// What the watcher is doing, for readers that report freshness.
+    public let status = WatchStatus()
+
+    private let lockDescriptor: Int32
+    private let queue = ChangeQueue()
+    private let makeFileSystemWatcher: @Sendable (String) -> any FileSystemWatcher
+
+    /// Takes the watch lock; throws `WatchError.alreadyWatched` when another process holds it.
+    public init(
+        vaultPath: String, databasePath: String, options: Options = Options(),
+        fileSystemWatcher: @escaping @Sendable (String) -> any FileSystemWatcher = VaultWatcher.platformWatcher
+    ) throws(WatchError) {
+        self.vaultPath = vaultPath
+        self.databasePath = databasePath
+        self.options = options
+        self.makeFileSystemWatcher = fileSystemWatcher
+        lockDescriptor = try Self.takeLock(databasePath + ".watch.lock", vault: vaultPath)
+    }
+
+    deinit {
+        close(lockDescriptor)  // releases the lock
+    }
+
+    /// The watcher for this platform: inotify on Linux, FSEvents on macOS.
+    public static func platformWatcher(root: String) -> any FileSystemWatcher {
+        #if canImport(CoreServices)
+        return FSEventsWatcher(root: root)
+        #else
+        return InotifyWatcher(root: root)
+        #endif
+    }
+
+    /// Watches until `stop()`. Throws when watching cannot start or the first index fails; later failures
+    /// (a batch that cannot be applied) are logged and the next batch tries again.
+    public func run(log: @escaping @Sendable (WatchEvent) -> Void) throws {
+        let fileSystemWatcher = makeFileSystemWatcher(vaultPath)
+        // Watch before the first index, so nothing saved during it is missed.
+        let queue = self.queue
+        try fileSystemWatcher.start { queue.append($0) }
+        defer { fileSystemWatcher.stop() }
+        let store = try IndexStore(path: databasePath)
+        if try store.indexedVaultPath() != vaultPath { try store.setIndexedVaultPath(vaultPath) }
+        let indexer = Indexer(store: store, vaultRoot: vaultPath, options: options.index)
+        status.set(.indexing(filesDone: 0, filesTotal: 0))
+        let status = self.status
+        let report = try indexer.run { progress in status.set(.indexing(filesDone: progress.filesDone, filesTotal: progress.filesTotal)) }
+        status.set(.watching, indexedAt: Date())
+        log(.ready(report))
+        while let batch = queue.nextBatch(debounce: options.debounce, maximumDelay: options.maximumDelay) {
+            log(apply(batch, indexer: indexer))
+        }
+        status.set(.stopped)
+        log(.stopped)
+    }
+
+    /// Makes `run()` return after the batch it is applying, if any.
+    public func stop() {
+        queue.close()
+    }
+
+    // MARK: Batches
+
+    private func apply(_ batch: ChangeQueue.Batch, indexer: Indexer) -> WatchEvent {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var paths = Set<[UInt8]>()
+        var walkReason: String?
+        var folderChanged = false
+        for change in batch.changes {
+            switch change {
+            case .path(let path, let isFolder):
+                paths.insert(path)
+                folderChanged = folderChanged || isFolder
+            case .configuration:
+                walkReason = "the vault's configuration or schemas changed"
+            case .rescan(let reason):
+                walkReason = reason
+            }
+        }
+        do {
+            var report: IndexReport
+            if walkReason != nil {
+                report = try indexer.run()
+            } else {
+                // A folder that changed makes `update` walk the vault itself (it sees the folder).
+                report = try indexer.update(changedPaths: paths)
+                if report.walkedVault {
+                    walkReason = folderChanged ? "a folder was created, moved or deleted" : "the changes needed a walk of the vault"
+                }
+            }
+            status.set(.watching, indexedAt: Date())
+            return .batch(WatchBatch(
+                changedPaths: paths.count, walkedVault: report.walkedVault, reason: walkReason,
+                report: report, waitedMilliseconds: Self.milliseconds(started - batch.firstEventAt),
+                milliseconds: Self.milliseconds(clock.now - started)))
+        } catch {
+            status.set(.watching, error: "\(error)")
+            return .failed(message: "\(error)", changedPaths: paths.count)
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    private static func takeLock(_ path: String, vault: String) throws(WatchError) -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .lockUnavailable(path: path, reason: String(cString: strerror(errno))) }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            close(descriptor)
+            throw .alreadyWatched(vault: vault, lockPath: path, processID: holder)
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        return descriptor
+    }
+}
+
+/// What a watcher reports, one per line of `rhizome watch`'s log.
+public enum WatchEvent: Sendable {
+    /// The first index is done; changes are applied from now on.
+    case ready(IndexReport)
+    case batch(WatchBatch)
+    /// A batch could not be applied; the next one tries again.
+    case failed(message: String, changedPaths: Int)
+    case stopped
+}
+
+/// One applied batch of changes.
+public struct WatchBatch: Sendable, Encodable {
+    /// Distinct paths the file-system events named.
+    public var changedPaths: Int
+    /// Whether the batch needed a walk of the whole vault, and why.
+    public var walkedVault: Bool
+    public var reason: String?
+    public var report: IndexReport
+    /// From the first event of the batch to the start of applying it (the debounce).
+    public var waitedMilliseconds: Double
+    /// Applying it, in one `Indexer` run.
+    public var milliseconds: Double
+}
+
+/// What a watcher is doing, readable from any thread.
+public final class WatchStatus: @unchecked Sendable {
+    public enum Phase: Sendable, Equatable {
+        case starting
+        case indexing(filesDone: Int, filesTotal: Int)
+        case watching
+        case stopped
+    }
+
+    public struct Snapshot: Sendable {
+        public var phase: Phase
+        /// When the index last caught up with the vault.
+        public var indexedAt: Date?
+        public var lastError: String?
+    }
+
+    private let lock = NSLock()
+    private var current = Snapshot(phase: .starting, indexedAt: nil, lastError: nil)
+
+    public init() {}
+
+    public var snapshot: Snapshot {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
+    func set(_ phase: Phase, indexedAt: Date? = nil, error: String? = nil) {
+        lock.lock()
+        defer { lock.unlock() }
+        current.phase = phase
+        if let indexedAt {
+            current.indexedAt = indexedAt
+            current.lastError = nil
+        }
+        if let error { current.lastError = error }
+    }
+}
+
+/// File-system changes waiting to be applied, grouped into bursts.
+final class ChangeQueue: @unchecked Sendable {
+    struct Batch {
+        var changes: [FileSystemChange]
+        var firstEventAt: ContinuousClock.Instant
+    }
+
+    private let condition = NSCondition()
+    private var pending: [FileSystemChange] = []
+    private var firstEventAt: ContinuousClock.Instant?
+    private var lastEventAt: ContinuousClock.Instant?
+    private var isClosed = false
+    private let clock = ContinuousClock()
+
+    func append(_ changes: [FileSystemChange]) {
+        condition.lock()
+        defer { condition.unlock() }
+        let now = clock.now
+        pending += changes
+        if firstEventAt == nil { firstEventAt = now }
+        lastEventAt = now
+        condition.broadcast()
+    }
+
+    func close() {
+        condition.lock()
+        defer { condition.unlock() }
+        isClosed = true
+        condition.broadcast()
+    }
+
+    /// Waits for a burst to end (quiet for `debounce`, or `maximumDelay` after its first event); nil once closed.
+    func nextBatch(debounce: Duration, maximumDelay: Duration) -> Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if isClosed { return nil }
+            if let first = firstEventAt, let last = lastEventAt {
+                let now = clock.now
+                let quietUntil = last + debounce
+                let deadline = first + maximumDelay
+                if now >= quietUntil || now >= deadline {
+                    let batch = Batch(changes: pending, firstEventAt: first)
+                    pending = []
+                    firstEventAt = nil
+                    lastEventAt = nil
+                    return batch
+                }
+                _ = condition.wait(until: Date() + Self.seconds(min(quietUntil, deadline) - now))
+            } else {
+                condition.wait()
+            }
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
