@@ -32,11 +32,16 @@ let package = Package(
         .target(name: "RhizomeStore", dependencies: ["RhizomeCore", "CSQLite"]),
         // The live service: file-system watchers (inotify, FSEvents) and the watcher that keeps the index current.
         .target(name: "RhizomeWatch", dependencies: ["RhizomeCore", "RhizomeStore"]),
+        // The MCP server (stdio) over the index, with the watcher in-process.
+        .target(
+            name: "RhizomeMCP",
+            dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", .product(name: "MCP", package: "swift-sdk")]
+        ),
         // Command-line interface as a library, so tests drive it in-process.
         .target(
             name: "RhizomeCLI",
             dependencies: [
-                "RhizomeCore", "RhizomeStore", "RhizomeWatch",
+                "RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

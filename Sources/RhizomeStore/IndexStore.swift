@@ -50,6 +50,11 @@ public final class IndexStore {
     /// Records which vault the index belongs to.
     public func setIndexedVaultPath(_ path: String) throws { try setMeta("vault_path", path) }
 
+    /// When a run last completed (ISO 8601), nil before the first.
+    public var lastIndexedAt: String? {
+        try? metaValue("last_indexed_at")
+    }
+
     /// Whether the index has ever completed a run.
     public var hasIndexedOnce: Bool {
         (try? metaValue("last_indexed_at")) != nil

@@ -203,6 +203,11 @@ public final class WatchStatus: @unchecked Sendable {
         return current
     }
 
+    /// Records why the watcher stopped working (its `run()` threw).
+    public func fail(_ error: String) {
+        set(.stopped, error: error)
+    }
+
     func set(_ phase: Phase, indexedAt: Date? = nil, error: String? = nil) {
         lock.lock()
         defer { lock.unlock() }

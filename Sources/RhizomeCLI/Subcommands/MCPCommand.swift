@@ -1,0 +1,54 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import RhizomeMCP
+import RhizomeStore
+import RhizomeWatch
+
+/// `rhizome mcp`: serve the vault's graph to agents over MCP (stdio), keeping the index current meanwhile.
+struct MCPCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp",
+        abstract: "Serve the vault to AI agents as an MCP server over stdio (register it with `claude mcp add`).",
+        discussion: """
+            Speaks the Model Context Protocol on standard input and output, and watches the vault in the same process \
+            so that answers are current (unless `rhizome watch` already watches it). Tools: search, note, backlinks, \
+            links, neighbors, path, unresolved, orphans, tags, tasks, properties, query (read-only SQL), validate, \
+            schema; all read-only. Logs go to standard error. Register with Claude Code:
+              claude mcp add rhizome -- rhizome mcp --vault /path/to/vault
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("Quiet time that ends a burst of changes, in milliseconds.", valueName: "ms"))
+    var debounce = 20
+
+    func validate() throws {
+        if global.json { throw ValidationError("--json makes no sense for mcp: it always speaks JSON-RPC") }
+        if !(0...5_000).contains(debounce) { throw ValidationError("--debounce takes 0 to 5000 milliseconds") }
+    }
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let (vaultPath, databasePath) = try VaultSession.locate(global, context: context)
+        var options = VaultWatcher.Options()
+        options.debounce = .milliseconds(debounce)
+        options.index.excludedPaths = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultPath)
+        let server = VaultMCPServer(vaultPath: vaultPath, databasePath: databasePath, watcherOptions: options) { line in
+            context.printError("rhizome mcp: " + line)
+        }
+        let outcome = BlockingOutcome()
+        Task {
+            do { try await server.run() } catch { outcome.failure = error }
+            outcome.done.signal()
+        }
+        outcome.done.wait()
+        if let failure = outcome.failure { throw failure }
+        return .success
+    }
+}
+
+/// The result of async work a synchronous command waits for.
+private final class BlockingOutcome: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var failure: Error?
+}

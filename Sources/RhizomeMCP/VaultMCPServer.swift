@@ -1,0 +1,276 @@
+import Dispatch
+import Foundation
+import MCP
+import RhizomeCore
+import RhizomeStore
+import RhizomeWatch
+
+/// `rhizome mcp`: an MCP server over stdio that answers from the vault's index and keeps it current.
+///
+/// - It answers `initialize` at once; the watcher (`VaultWatcher`) runs on its own thread and does the first
+///   index meanwhile. Until that index exists, tools answer with an `index-not-ready` error saying how far it is.
+/// - If another process already watches the vault (`rhizome watch`, a second MCP server), this one only reads:
+///   that process keeps the index current.
+/// - Every result carries `freshness`: whether the index is being watched, when it last caught up, and any
+///   first-index progress or watcher error.
+/// - Tools run on one serial queue with a read-only connection (WAL: reads never wait for the watcher's writes).
+public final class VaultMCPServer: @unchecked Sendable {
+    public let vaultPath: String
+    public let databasePath: String
+    private let watcherOptions: VaultWatcher.Options
+    private let log: @Sendable (String) -> Void
+    private let tools: VaultTools
+    private let reader: IndexReader
+    private var watcher: VaultWatcher?
+    private var externalWatcher: String?
+    private let inFlight = InFlightCalls()
+
+    public init(vaultPath: String, databasePath: String, watcherOptions: VaultWatcher.Options, log: @escaping @Sendable (String) -> Void) {
+        self.vaultPath = vaultPath
+        self.databasePath = databasePath
+        self.watcherOptions = watcherOptions
+        self.log = log
+        tools = VaultTools(vaultPath: vaultPath)
+        reader = IndexReader(databasePath: databasePath)
+    }
+
+    /// Serves until standard input closes, then waits (briefly) for calls still running and stops the watcher.
+    public func run() async throws {
+        let watcherDone = DispatchSemaphore(value: 0)
+        try startWatcher(signalling: watcherDone)
+        let server = Server(
+            name: "rhizome", version: RhizomeServerInfo.version, title: "Rhizome",
+            instructions: """
+                Rhizome answers questions about the Obsidian vault at \(vaultPath) from its link graph: notes, links, backlinks, \
+                tags, tasks, frontmatter, full-text search and note-type schemas. Name notes as in a wikilink (`Note`, `Folder/Note`). \
+                Every tool is read-only. Results are compact JSON: `data`, `total` and `truncated` (raise `limit` for more), and \
+                `freshness` (how current the index is).
+                """,
+            capabilities: Server.Capabilities(tools: .init(listChanged: false)))
+        let tools = self.tools
+        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: tools.definitions) }
+        await server.withMethodHandler(CallTool.self) { [self] parameters in
+            await call(parameters.name, arguments: ToolArguments(parameters.arguments))
+        }
+        try await server.start(transport: StdioTransport())
+        await server.waitUntilCompleted()
+        // Standard input closed: let answers already being computed go out.
+        await inFlight.waitUntilIdle(timeout: .seconds(10))
+        await server.stop()
+        watcher?.stop()
+        _ = watcherDone.wait(timeout: .now() + 10)
+    }
+
+    /// Starts the watcher on its own thread, or notes that another process watches the vault already.
+    private func startWatcher(signalling done: DispatchSemaphore) throws(WatchError) {
+        let watcher: VaultWatcher
+        do {
+            watcher = try VaultWatcher(vaultPath: vaultPath, databasePath: databasePath, options: watcherOptions)
+        } catch {
+            guard case .alreadyWatched(_, _, let processID) = error else { throw error }
+            let holder = processID.map { "process \($0)" } ?? "another process"
+            externalWatcher = holder
+            log("the vault is already watched by \(holder); answering from its index")
+            done.signal()
+            return
+        }
+        self.watcher = watcher
+        let log = self.log
+        Thread.detachNewThread {
+            do {
+                try watcher.run { event in
+                    switch event {
+                    case .ready(let report): log("index ready: \(report.notes) notes, \(report.links) links, \(Int(report.milliseconds)) ms")
+                    case .batch(let batch): log("applied \(batch.changedPaths) changed path(s) in \(String(format: "%.1f", batch.milliseconds)) ms")
+                    case .failed(let message, _): log("error: \(message)")
+                    case .stopped: break
+                    }
+                }
+            } catch {
+                watcher.status.fail("\(error)")
+                log("error: the index cannot be kept current: \(error)")
+            }
+            done.signal()
+        }
+    }
+
+    // MARK: Calls
+
+    private func call(_ name: String, arguments: ToolArguments) async -> CallTool.Result {
+        await inFlight.begin()
+        let freshness = self.freshness()
+        let result: CallTool.Result
+        do {
+            let output = try await reader.perform { [tools] store in try tools.call(name, arguments: arguments, store: store) }
+            result = CallTool.Result(content: [.text(text: Self.encode(ToolResponse(tool: name, output: output, freshness: freshness)), annotations: nil, _meta: nil)])
+        } catch {
+            let (code, message) = describe(error)
+            let body = ToolFailure(tool: name, error: .init(code: code, message: message), freshness: freshness)
+            result = CallTool.Result(content: [.text(text: Self.encode(body), annotations: nil, _meta: nil)], isError: true)
+        }
+        await inFlight.end()
+        return result
+    }
+
+    private func describe(_ error: Error) -> (String, String) {
+        switch error {
+        case let error as ToolError: return (error.code, error.message)
+        case let error as StoreError:
+            switch error {
+            case .notIndexed, .olderSchema:
+                let phase = watcher?.status.snapshot.phase
+                if case .indexing(let done, let total)? = phase, total > 0 {
+                    return ("index-not-ready", "the first index of this vault is still being built (\(done) of \(total) files); ask again in a few seconds")
+                }
+                if externalWatcher == nil && watcher == nil {
+                    return (error.code, error.description)
+                }
+                return ("index-not-ready", "the first index of this vault is still being built; ask again in a few seconds")
+            default: return (error.code, error.description)
+            }
+        case let error as VaultError: return (error.code, error.description)
+        default: return ("internal-error", "\(error)")
+        }
+    }
+
+    private func freshness() -> Freshness {
+        if let externalWatcher {
+            return Freshness(state: "watched-by-other-process", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt(), filesDone: nil, filesTotal: nil, lastError: nil)
+        }
+        guard let snapshot = watcher?.status.snapshot else {
+            return Freshness(state: "not-watched", watchedBy: nil, indexedAt: reader.lastIndexedAt(), filesDone: nil, filesTotal: nil, lastError: nil)
+        }
+        let indexedAt = snapshot.indexedAt.map { ISO8601DateFormatter().string(from: $0) } ?? reader.lastIndexedAt()
+        switch snapshot.phase {
+        case .starting:
+            return Freshness(state: "starting", watchedBy: "this server", indexedAt: indexedAt, filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
+        case .indexing(let done, let total):
+            return Freshness(state: "indexing", watchedBy: "this server", indexedAt: indexedAt, filesDone: done, filesTotal: total, lastError: snapshot.lastError)
+        case .watching:
+            return Freshness(state: "current", watchedBy: "this server", indexedAt: indexedAt, filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
+        case .stopped:
+            return Freshness(state: "not-watched", watchedBy: nil, indexedAt: indexedAt, filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
+        }
+    }
+
+    private static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{\"error\":{\"code\":\"encoding-failed\"}}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+public enum RhizomeServerInfo {
+    /// Kept equal to the CLI's version (`RhizomeVersion.current`) by a test.
+    public static let version = "0.1.0"
+}
+
+/// How current the answers are.
+struct Freshness: Encodable, Sendable {
+    /// `current` (watched, caught up), `indexing` (first index running), `starting`, `watched-by-other-process`, `not-watched`.
+    var state: String
+    var watchedBy: String?
+    /// When the index last caught up with the vault (ISO 8601).
+    var indexedAt: String?
+    var filesDone: Int?
+    var filesTotal: Int?
+    var lastError: String?
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(watchedBy, forKey: .watchedBy)
+        try container.encode(indexedAt, forKey: .indexedAt)
+        try container.encode(filesDone, forKey: .filesDone)
+        try container.encode(filesTotal, forKey: .filesTotal)
+        try container.encode(lastError, forKey: .lastError)
+    }
+
+    private enum CodingKeys: String, CodingKey { case state, watchedBy, indexedAt, filesDone, filesTotal, lastError }
+}
+
+/// A tool's result: `{"data", "freshness", "tool", "total", "truncated", "version"}`.
+struct ToolResponse: Encodable {
+    var tool: String
+    var output: ToolOutput
+    var freshness: Freshness
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(tool, forKey: .tool)
+        try output.data.encode(to: container.superEncoder(forKey: .data))
+        try container.encode(output.total, forKey: .total)
+        try container.encode(output.truncated, forKey: .truncated)
+        try container.encode(freshness, forKey: .freshness)
+        try container.encode(1, forKey: .version)
+    }
+
+    private enum CodingKeys: String, CodingKey { case tool, data, total, truncated, freshness, version }
+}
+
+/// A failed call: `{"error": {"code", "message"}, "freshness", "tool", "version"}`.
+struct ToolFailure: Encodable {
+    struct Detail: Encodable {
+        var code: String
+        var message: String
+    }
+    var tool: String
+    var error: Detail
+    var freshness: Freshness
+    var version = 1
+}
+
+/// The read-only index connection, used from one serial queue; reopened until the first index exists.
+final class IndexReader: @unchecked Sendable {
+    private let databasePath: String
+    private let queue = DispatchQueue(label: "rhizome.mcp.reader")
+    private var store: IndexStore?
+
+    init(databasePath: String) {
+        self.databasePath = databasePath
+    }
+
+    func perform<Result: Sendable>(_ body: @escaping @Sendable (IndexStore) throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { [self] in
+                do {
+                    continuation.resume(returning: try body(try openStore()))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// When the index last caught up (from the database), for freshness without a watcher.
+    func lastIndexedAt() -> String? {
+        queue.sync { (try? openStore())?.lastIndexedAt }
+    }
+
+    private func openStore() throws -> IndexStore {
+        if let store { return store }
+        let opened = try IndexStore(readOnlyPath: databasePath)
+        guard opened.hasIndexedOnce else { throw StoreError.notIndexed(path: databasePath) }
+        store = opened
+        return opened
+    }
+}
+
+/// Counts tool calls being answered, so the server can wait for them before it exits.
+actor InFlightCalls {
+    private var count = 0
+
+    func begin() { count += 1 }
+    func end() { count -= 1 }
+
+    func waitUntilIdle(timeout: Duration) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        // A request read just before the end of input may not have started yet.
+        try? await Task.sleep(for: .milliseconds(100))
+        while count > 0 && clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
