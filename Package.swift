@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rhizome-benchmark",
-            dependencies: ["RhizomeCore", "RhizomeStore"],
+            dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch"],
             path: "Benchmarks/RhizomeBenchmarks"
         ),
         // Temp vaults with real files and symlinks, shared by the test targets.

@@ -15,14 +15,7 @@ struct BenchmarkRun {
 
     func run() throws {
         let generator = VaultGenerator(noteCount: noteCount)
-        let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("vault-\(noteCount)")
-        let marker = vault.appendingPathComponent(".obsidian/generated")
-        if !FileManager.default.fileExists(atPath: marker.path) {
-            try? FileManager.default.removeItem(at: vault)
-            let summary = try generator.generate(into: vault)
-            try Data("\(summary.totalBytes)".utf8).write(to: marker)
-        }
-        let bytes = Int((try? String(contentsOf: marker, encoding: .utf8)).flatMap { Int($0) } ?? 0)
+        let (vault, bytes) = try Self.prepareVault(generator, workRoot: workRoot)
         print("\n== \(noteCount) notes (\(String(format: "%.1f", Double(bytes) / 1_000_000)) MB) ==")
 
         let database = URL(fileURLWithPath: workRoot).appendingPathComponent("index-\(noteCount).sqlite").path
@@ -116,6 +109,18 @@ struct BenchmarkRun {
                      percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.count, total))
 
         print(String(format: "  %-44@ %.0f MB", "peak RSS (this process)" as NSString, peakResidentMegabytes()))
+    }
+
+    /// The generated vault for this size (made once, reused), and its size in bytes.
+    static func prepareVault(_ generator: VaultGenerator, workRoot: String) throws -> (URL, Int) {
+        let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("vault-\(generator.noteCount)")
+        let marker = vault.appendingPathComponent(".obsidian/generated")
+        if !FileManager.default.fileExists(atPath: marker.path) {
+            try? FileManager.default.removeItem(at: vault)
+            let summary = try generator.generate(into: vault)
+            try Data("\(summary.totalBytes)".utf8).write(to: marker)
+        }
+        return (vault, Int((try? String(contentsOf: marker, encoding: .utf8)).flatMap { Int($0) } ?? 0))
     }
 
     private func timed<T>(_ body: () throws -> T) throws -> (T, Double) {

@@ -2,6 +2,7 @@
 ///
 ///     swift run -c release rhizome-benchmark                 # 1k, 10k, 50k notes
 ///     swift run -c release rhizome-benchmark --notes 10000   # one size
+///     swift run -c release rhizome-benchmark --watch 10000   # save-to-query latency of a watcher
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -18,6 +19,16 @@ func value(of option: String) -> String? {
 
 let workRoot = value(of: "--work-dir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("rhizome-bench").path
 
+if let size = value(of: "--single-watch").flatMap(Int.init) {
+    do {
+        try WatchBenchmark(noteCount: size, workRoot: workRoot).run()
+    } catch {
+        FileHandle.standardError.write(Data("watch benchmark failed: \(error)\n".utf8))
+        exit(70)
+    }
+    exit(0)
+}
+
 if let single = value(of: "--single").flatMap(Int.init) {
     do {
         try BenchmarkRun(noteCount: single, workRoot: workRoot).run()
@@ -26,6 +37,16 @@ if let single = value(of: "--single").flatMap(Int.init) {
         exit(70)
     }
     exit(0)
+}
+
+// `--watch N`: the watcher benchmark, in its own process (its memory is the watcher's alone).
+if let size = value(of: "--watch").flatMap(Int.init) {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = ["--single-watch", String(size), "--work-dir", workRoot]
+    try child.run()
+    child.waitUntilExit()
+    exit(child.terminationStatus)
 }
 
 let sizes = value(of: "--notes").map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1_000, 10_000, 50_000]

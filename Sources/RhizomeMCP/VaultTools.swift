@@ -30,12 +30,13 @@ struct VaultTools: Sendable {
     private static let catalog: [Entry] = [
         Entry(
             tool: tool("search", title: "Search notes",
-                       "Full-text search over note titles and bodies, ranked (BM25, titles weigh more). Returns each matching note's path, a snippet around the match and its score. Words are matched by prefix-free tokens; quote a phrase with \"…\".",
+                       "Full-text search over note titles and bodies: every word must occur (case and accents ignored; `word*` matches a prefix). Notes whose name holds every word come first, then by BM25 rank (titles weigh more). Returns each note's path, a snippet with the matches in **bold**, and its score (lower is better).",
                        properties: ["query": string("The words to look for."), "limit": limit(default: 10, maximum: 100)], required: ["query"]),
             run: { tools, arguments, store in
                 let limit = try arguments.int("limit", default: 10, in: 1...100)
+                // One more than asked says whether there are more, without ranking every match.
                 let hits = try store.search(try arguments.string("query"), limit: limit + 1)
-                return ToolOutput(capping: hits, limit: limit)
+                return ToolOutput(Array(hits.prefix(limit)), total: nil, truncated: hits.count > limit)
             }),
         Entry(
             tool: tool("note", title: "Read a note",

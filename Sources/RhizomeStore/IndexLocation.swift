@@ -28,6 +28,6 @@ public enum IndexLocation {
         let database = URL(fileURLWithPath: databasePath).standardizedFileURL.path
         guard database.hasPrefix(vault) else { return [] }
         let relative = String(database.dropFirst(vault.count))
-        return [relative, relative + "-wal", relative + "-shm", relative + "-journal", relative + ".lock"]
+        return [relative, relative + "-wal", relative + "-shm", relative + "-journal", relative + ".lock", relative + ".watch.lock"]
     }
 }

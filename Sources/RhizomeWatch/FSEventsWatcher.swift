@@ -91,7 +91,11 @@ public final class FSEventsWatcher: FileSystemWatcher, @unchecked Sendable {
             for vaultPath in vaultPaths(forReal: event.path) {
                 let components = vaultPath.split(separator: "/")
                 if components.first == ".rhizome" {
-                    changes.append(.configuration)
+                    // Only what the configuration is read from: an index kept in `.rhizome/` changes on every batch.
+                    let name = components.last.map(String.init) ?? ""
+                    if components.count == 1 || name == "schemas" || name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json") {
+                        changes.append(.configuration)
+                    }
                     continue
                 }
                 guard !vaultPath.isEmpty, !components.contains(where: { VaultScanner.isIgnoredName(Array($0.utf8)) }) else { continue }

@@ -134,7 +134,8 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         }
         if configurationWatches.contains(watch) {
             if mask & UInt32(IN_ISDIR) != 0, name == Array("schemas".utf8) { watchConfiguration() }
-            return [.configuration]
+            // Only what the configuration is read from: an index kept in `.rhizome/` changes on every batch.
+            return isConfigurationFile(name) ? [.configuration] : []
         }
         var changes: [FileSystemChange] = []
         if mask & UInt32(IN_DELETE_SELF) != 0, folders[watch]?.contains([]) == true {
@@ -167,6 +168,12 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
             changes.append(.path(path, isFolder: reportsFolder))
         }
         return changes
+    }
+
+    /// `config.yaml`, the schema files and the `schemas` folder (events without a name: the folder itself).
+    private func isConfigurationFile(_ name: [UInt8]) -> Bool {
+        let text = String(decoding: name, as: UTF8.self)
+        return name.isEmpty || text == "schemas" || text.hasSuffix(".yaml") || text.hasSuffix(".yml") || text.hasSuffix(".json")
     }
 
     // MARK: Watches

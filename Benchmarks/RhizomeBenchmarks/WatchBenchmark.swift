@@ -1,0 +1,145 @@
+import Foundation
+import RhizomeCore
+import RhizomeStore
+import RhizomeWatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `rhizome-benchmark --watch N`: a watcher (`VaultWatcher`, default options) on the N-note vault; 200 saves
+/// of different notes, each appending a unique word; for each, the time from the write returning to a
+/// full-text query on a separate read-only connection finding that word. Then the watcher's CPU use while
+/// idle (5 s) and its resident memory.
+struct WatchBenchmark {
+    let noteCount: Int
+    let workRoot: String
+    var saves = 200
+
+    func run() throws {
+        let generator = VaultGenerator(noteCount: noteCount)
+        let (vault, bytes) = try BenchmarkRun.prepareVault(generator, workRoot: workRoot)
+        print("\n== watch: \(noteCount) notes (\(String(format: "%.1f", Double(bytes) / 1_000_000)) MB) ==")
+        let database = URL(fileURLWithPath: workRoot).appendingPathComponent("index-watch-\(noteCount).sqlite").path
+        let watcher = try VaultWatcher(vaultPath: vault.path, databasePath: database)
+        let events = EventLog()
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do { try watcher.run { events.append($0) } } catch { print("watcher failed: \(error)") }
+            finished.signal()
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        while watcher.status.snapshot.phase != .watching {
+            if case .stopped = watcher.status.snapshot.phase { throw BenchmarkError.watcherStopped }
+            usleep(2_000)
+        }
+        print(String(format: "  %-44@ %8.0f ms", "watcher ready (incremental index at start)" as NSString, milliseconds(clock.now - started)))
+        let reader = try IndexStore(readOnlyPath: database)
+
+        var originals: [(URL, Data)] = []
+        var latencies: [Double] = []
+        let runID = UInt32.random(in: 0..<UInt32.max)
+        for save in 0..<saves {
+            let url = vault.appendingPathComponent(generator.relativePath(ofNote: (save * 7_919 + 13) % noteCount))
+            let original = try Data(contentsOf: url)
+            originals.append((url, original))
+            let word = "probe\(runID)x\(save)"
+            var edited = original
+            edited.append(Data("\nA line with \(word) in it.\n".utf8))
+            // Written in place (truncate and write), as Obsidian saves.
+            try edited.write(to: url)
+            let saved = clock.now
+            while try reader.search(word, limit: 1).isEmpty {
+                if clock.now - saved > .seconds(10) { throw BenchmarkError.changeNeverSeen(url.path) }
+                usleep(250)
+            }
+            latencies.append(milliseconds(clock.now - saved))
+            usleep(30_000)  // saves are seconds apart in real life; 30 ms keeps them separate batches here
+        }
+        latencies.sort()
+        print(String(format: "  %-44@ p50 %.1f ms · p95 %.1f ms · p99 %.1f ms · max %.1f ms (%d saves)",
+                     "save → query sees it" as NSString, percentile(latencies, 0.5), percentile(latencies, 0.95),
+                     percentile(latencies, 0.99), latencies.last ?? 0, latencies.count))
+        let batches = events.batches
+        let applied = batches.map(\.milliseconds).sorted()
+        print(String(format: "  %-44@ %d batches, %d walked the vault · apply p50 %.1f ms · p95 %.1f ms",
+                     "batches" as NSString, batches.count, batches.filter(\.walkedVault).count, percentile(applied, 0.5), percentile(applied, 0.95)))
+
+        // Restore the notes (the watcher applies that too), then measure it idle.
+        for (url, data) in originals.reversed() { try data.write(to: url) }
+        usleep(1_000_000)
+        let cpuBefore = cpuSeconds()
+        let idleStart = clock.now
+        usleep(5_000_000)
+        let cpu = cpuSeconds() - cpuBefore
+        let idle = milliseconds(clock.now - idleStart) / 1000
+        print(String(format: "  %-44@ %.2f%% of one core (%.3f s CPU in %.1f s)", "watcher idle CPU" as NSString, cpu / idle * 100, cpu, idle))
+        print(String(format: "  %-44@ %.0f MB now · %.0f MB peak", "resident memory (watcher + reader)" as NSString, currentResidentMegabytes(), peakResidentMegabytes()))
+        watcher.stop()
+        finished.wait()
+    }
+
+    enum BenchmarkError: Error {
+        case watcherStopped
+        case changeNeverSeen(String)
+    }
+
+    /// Collects the watcher's events from its thread.
+    final class EventLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [WatchBatch] = []
+
+        func append(_ event: WatchEvent) {
+            guard case .batch(let batch) = event else { return }
+            lock.lock()
+            items.append(batch)
+            lock.unlock()
+        }
+
+        var batches: [WatchBatch] {
+            lock.lock()
+            defer { lock.unlock() }
+            return items
+        }
+    }
+
+    private func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    private func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    }
+
+    private func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Darwin)
+        getrusage(RUSAGE_SELF, &usage)
+        #else
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    private func currentResidentMegabytes() -> Double {
+        // Linux: VmRSS from /proc; elsewhere the peak is the best available figure.
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return peakResidentMegabytes() }
+        return kilobytes / 1024
+    }
+
+    private func peakResidentMegabytes() -> Double {
+        var usage = rusage()
+        #if canImport(Darwin)
+        getrusage(RUSAGE_SELF, &usage)
+        return Double(usage.ru_maxrss) / 1_048_576
+        #else
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
+        #endif
+    }
+}
