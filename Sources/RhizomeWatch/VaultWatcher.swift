@@ -63,6 +63,20 @@ public final class VaultWatcher: @unchecked Sendable {
         #endif
     }
 
+    /// Whether a watcher (in any process) holds the watch lock of this index, and its process id if known.
+    public static func activeWatcher(databasePath: String) -> (isWatched: Bool, processID: Int32?) {
+        let path = databasePath + ".watch.lock"
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return (false, nil) }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return (false, nil)
+        }
+        let holder = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return (true, holder)
+    }
+
     /// Watches until `stop()`. Throws when watching cannot start or the first index fails; later failures
     /// (a batch that cannot be applied) are logged and the next batch tries again.
     public func run(log: @escaping @Sendable (WatchEvent) -> Void) throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RhizomeCore
 import RhizomeStore
+import RhizomeWatch
 
 /// `rhizome status`: the health check of the vault, its index and its links to Claude Code.
 struct StatusCommand: RhizomeSubcommand {
@@ -15,9 +16,12 @@ struct StatusCommand: RhizomeSubcommand {
         let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
         let linker = try ClaudeLinking.linker(vault: vault, context: context)
         let layout = linker.layout
-        let databasePath = global.db ?? IndexLocation.defaultDatabasePath(forVault: vault, environment: context.environment)
+        let databasePath = try VaultSession.locate(global, context: context).database
 
         var report = Report(vault: vault, database: databasePath)
+        let watcher = VaultWatcher.activeWatcher(databasePath: databasePath)
+        report.watched = watcher.isWatched
+        report.watcherProcessID = watcher.processID
         // The index as it is (status never refreshes it: it reports).
         if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
             report.index = try store.freshness(vaultRoot: vault)
@@ -56,6 +60,9 @@ struct StatusCommand: RhizomeSubcommand {
             context.print("Vault \(vault)")
             if let index = report.index {
                 context.print("  index: \(index.isFresh ? "up to date" : "\(index.staleFiles) file\(index.staleFiles == 1 ? "" : "s") changed since") (last run \(index.lastIndexedAt ?? "unknown"))")
+                if report.watched {
+                    context.print("  watched by \(report.watcherProcessID.map { "process \($0)" } ?? "another process") (`rhizome watch` or `rhizome mcp`): kept current as files change")
+                }
             } else {
                 context.print("  index: not built yet (run `rhizome index`)")
             }
@@ -112,6 +119,9 @@ struct StatusCommand: RhizomeSubcommand {
         var global = GlobalStatus()
         var broken: [LinkedItem] = []
         var healthy = true
+        /// Whether `rhizome watch` or `rhizome mcp` keeps this index current, and its process id.
+        var watched = false
+        var watcherProcessID: Int32?
 
         init(vault: String, database: String) {
             self.vault = vault
