@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System C libraries: Debian's libyaml-dev / libsqlite3-dev, Homebrew's libyaml / sqlite.
@@ -35,7 +36,10 @@ let package = Package(
         // The MCP server (stdio) over the index, with the watcher in-process.
         .target(
             name: "RhizomeMCP",
-            dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", .product(name: "MCP", package: "swift-sdk")]
+            dependencies: [
+                "RhizomeCore", "RhizomeStore", "RhizomeWatch",
+                .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Command-line interface as a library, so tests drive it in-process.
         .target(
@@ -63,6 +67,7 @@ let package = Package(
         .target(name: "RhizomeTestSupport", dependencies: ["RhizomeCore", "RhizomeStore"], path: "Tests/RhizomeTestSupport"),
         .testTarget(name: "RhizomeCoreTests", dependencies: ["RhizomeCore", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeStoreTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeTestSupport"]),
+        .testTarget(name: "RhizomeWatchTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeTestSupport"]),
         .testTarget(
             name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "RhizomeTestSupport", "rhizome"],
             exclude: ["Snapshots"]  // read through #filePath, not as a bundle resource

@@ -21,8 +21,11 @@ public final class VaultMCPServer: @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let tools: VaultTools
     private let reader: IndexReader
+    /// The watcher this server runs, or the process that watches the vault instead (guarded by `state`).
     private var watcher: VaultWatcher?
     private var externalWatcher: String?
+    private let state = NSLock()
+    private let watcherThreads = DispatchGroup()
     private let inFlight = InFlightCalls()
 
     public init(vaultPath: String, databasePath: String, watcherOptions: VaultWatcher.Options, log: @escaping @Sendable (String) -> Void) {
@@ -36,8 +39,7 @@ public final class VaultMCPServer: @unchecked Sendable {
 
     /// Serves until standard input closes, then waits (briefly) for calls still running and stops the watcher.
     public func run() async throws {
-        let watcherDone = DispatchSemaphore(value: 0)
-        try startWatcher(signalling: watcherDone)
+        try startWatcher()
         let server = Server(
             name: "rhizome", version: RhizomeServerInfo.version, title: "Rhizome",
             instructions: """
@@ -52,31 +54,37 @@ public final class VaultMCPServer: @unchecked Sendable {
         await server.withMethodHandler(CallTool.self) { [self] parameters in
             await call(parameters.name, arguments: ToolArguments(parameters.arguments))
         }
-        try await server.start(transport: StdioTransport())
+        try await server.start(transport: StdioLineTransport())
         await server.waitUntilCompleted()
         // Standard input closed: let answers already being computed go out.
         await inFlight.waitUntilIdle(timeout: .seconds(10))
         await server.stop()
-        watcher?.stop()
-        _ = watcherDone.wait(timeout: .now() + 10)
+        state.withLock { watcher }?.stop()
+        _ = watcherThreads.wait(timeout: .now() + 10)
     }
 
     /// Starts the watcher on its own thread, or notes that another process watches the vault already.
-    private func startWatcher(signalling done: DispatchSemaphore) throws(WatchError) {
+    private func startWatcher() throws(WatchError) {
         let watcher: VaultWatcher
         do {
             watcher = try VaultWatcher(vaultPath: vaultPath, databasePath: databasePath, options: watcherOptions)
         } catch {
             guard case .alreadyWatched(_, _, let processID) = error else { throw error }
             let holder = processID.map { "process \($0)" } ?? "another process"
-            externalWatcher = holder
-            log("the vault is already watched by \(holder); answering from its index")
-            done.signal()
+            let isNew = state.withLock { () -> Bool in
+                defer { externalWatcher = holder }
+                return externalWatcher != holder
+            }
+            if isNew { log("the vault is already watched by \(holder); answering from its index") }
             return
         }
-        self.watcher = watcher
+        state.withLock {
+            self.watcher = watcher
+            externalWatcher = nil
+        }
         let log = self.log
-        Thread.detachNewThread {
+        watcherThreads.enter()
+        Thread.detachNewThread { [watcherThreads] in
             do {
                 try watcher.run { event in
                     switch event {
@@ -90,7 +98,18 @@ public final class VaultMCPServer: @unchecked Sendable {
                 watcher.status.fail("\(error)")
                 log("error: the index cannot be kept current: \(error)")
             }
-            done.signal()
+            watcherThreads.leave()
+        }
+    }
+
+    /// When the process that watched the vault has stopped, this server takes over watching.
+    private func takeOverWatchingIfAbandoned() {
+        guard state.withLock({ externalWatcher }) != nil, !VaultWatcher.activeWatcher(databasePath: databasePath).isWatched else { return }
+        do {
+            try startWatcher()
+            if state.withLock({ watcher }) != nil { log("the other watcher stopped; this server now keeps the index current") }
+        } catch {
+            log("error: cannot take over watching the vault: \(error)")
         }
     }
 
@@ -98,13 +117,15 @@ public final class VaultMCPServer: @unchecked Sendable {
 
     private func call(_ name: String, arguments: ToolArguments) async -> CallTool.Result {
         await inFlight.begin()
-        let freshness = self.freshness()
+        takeOverWatchingIfAbandoned()
         let result: CallTool.Result
         do {
             let output = try await reader.perform { [tools] store in try tools.call(name, arguments: arguments, store: store) }
+            let freshness = self.freshness()
             result = CallTool.Result(content: [.text(text: Self.encode(ToolResponse(tool: name, output: output, freshness: freshness)), annotations: nil, _meta: nil)])
         } catch {
             let (code, message) = describe(error)
+            let freshness = self.freshness()
             let body = ToolFailure(tool: name, error: .init(code: code, message: message), freshness: freshness)
             result = CallTool.Result(content: [.text(text: Self.encode(body), annotations: nil, _meta: nil)], isError: true)
         }
@@ -118,6 +139,7 @@ public final class VaultMCPServer: @unchecked Sendable {
         case let error as StoreError:
             switch error {
             case .notIndexed, .olderSchema:
+                let (watcher, externalWatcher) = state.withLock { (self.watcher, self.externalWatcher) }
                 let phase = watcher?.status.snapshot.phase
                 if case .indexing(let done, let total)? = phase, total > 0 {
                     return ("index-not-ready", "the first index of this vault is still being built (\(done) of \(total) files); ask again in a few seconds")
@@ -134,6 +156,7 @@ public final class VaultMCPServer: @unchecked Sendable {
     }
 
     private func freshness() -> Freshness {
+        let (watcher, externalWatcher) = state.withLock { (self.watcher, self.externalWatcher) }
         if let externalWatcher {
             return Freshness(state: "watched-by-other-process", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt(), filesDone: nil, filesTotal: nil, lastError: nil)
         }

@@ -33,4 +33,10 @@ extension IndexStore {
         statement.bind(.text(path + "/"), .text(path + "0"))
         return try statement.step()
     }
+
+    /// How many files the index holds.
+    func fileCount() throws(StoreError) -> Int {
+        let statement = try connection.prepare("SELECT count(*) FROM file")
+        return try statement.step() ? Int(statement.int(0)) : 0
+    }
 }

@@ -68,6 +68,11 @@ public final class Indexer {
             }
         }
         delta.removed = scoped.missing.compactMap { previous[$0] }
+        // Removing the last files of the index: let the walk decide (it refuses to empty the index when the
+        // vault lists nothing: an unmounted drive, a sync client mid-way), whichever batch gets here.
+        if !delta.removed.isEmpty, try store.fileCount() <= delta.removed.count {
+            return try runOverWholeVault(progress: nil)
+        }
         // Vault-level findings about other paths stay; those about the paths looked at are replaced.
         let stored = try storedScanFindings()
         delta.scanFindings = stored.filter { finding in finding.path.map { !scoped.scopedPaths.contains($0) } ?? true } + scoped.findings

@@ -126,6 +126,13 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
             let problem = watchTree()
             return [.rescan(reason: "the kernel's event queue overflowed" + (problem.map { "; \($0)" } ?? ""))]
         }
+        if mask & UInt32(IN_UNMOUNT) != 0 || (mask & UInt32(IN_IGNORED) != 0 && folders[watch]?.contains([]) == true) {
+            // The vault's file system went away (unmounted) or the vault folder was removed: the walk that
+            // follows fails on the vault root and changes nothing.
+            folders[watch] = nil
+            fileTargets[watch] = nil
+            return [.rescan(reason: "the vault folder was unmounted or removed")]
+        }
         if mask & UInt32(IN_IGNORED) != 0 {
             folders[watch] = nil
             fileTargets[watch] = nil

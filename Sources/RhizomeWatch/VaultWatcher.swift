@@ -94,7 +94,7 @@ public final class VaultWatcher: @unchecked Sendable {
         status.set(.watching, indexedAt: Date())
         log(.ready(report))
         while let batch = queue.nextBatch(debounce: options.debounce, maximumDelay: options.maximumDelay) {
-            log(apply(batch, indexer: indexer))
+            if let event = apply(batch, indexer: indexer) { log(event) }
         }
         status.set(.stopped)
         log(.stopped)
@@ -107,7 +107,9 @@ public final class VaultWatcher: @unchecked Sendable {
 
     // MARK: Batches
 
-    private func apply(_ batch: ChangeQueue.Batch, indexer: Indexer) -> WatchEvent {
+    /// Applies one batch; nil when nothing in it concerns the vault (an index kept in the vault, whose
+    /// own writes and lock produce events, must not make batches of its own).
+    private func apply(_ batch: ChangeQueue.Batch, indexer: Indexer) -> WatchEvent? {
         let clock = ContinuousClock()
         let started = clock.now
         var paths = Set<[UInt8]>()
@@ -116,6 +118,7 @@ public final class VaultWatcher: @unchecked Sendable {
         for change in batch.changes {
             switch change {
             case .path(let path, let isFolder):
+                guard !isExcluded(path) else { continue }
                 paths.insert(path)
                 folderChanged = folderChanged || isFolder
             case .configuration:
@@ -124,6 +127,7 @@ public final class VaultWatcher: @unchecked Sendable {
                 walkReason = reason
             }
         }
+        if paths.isEmpty && walkReason == nil { return nil }
         do {
             var report: IndexReport
             if walkReason != nil {
@@ -144,6 +148,12 @@ public final class VaultWatcher: @unchecked Sendable {
             status.set(.watching, error: "\(error)")
             return .failed(message: "\(error)", changedPaths: paths.count)
         }
+    }
+
+    /// The index's own files when it is kept inside the vault (`IndexOptions.excludedPaths`).
+    private func isExcluded(_ path: [UInt8]) -> Bool {
+        guard !options.index.excludedPaths.isEmpty else { return false }
+        return options.index.excludedPaths.contains(UnicodeNormalization.nfc(String(decoding: path, as: UTF8.self)))
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {

@@ -20,8 +20,7 @@ struct StatusCommand: RhizomeSubcommand {
 
         var report = Report(vault: vault, database: databasePath)
         let watcher = VaultWatcher.activeWatcher(databasePath: databasePath)
-        report.watched = watcher.isWatched
-        report.watcherProcessID = watcher.processID
+        report.watcher = WatcherStatus(watched: watcher.isWatched, processID: watcher.processID)
         // The index as it is (status never refreshes it: it reports).
         if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
             report.index = try store.freshness(vaultRoot: vault)
@@ -60,8 +59,8 @@ struct StatusCommand: RhizomeSubcommand {
             context.print("Vault \(vault)")
             if let index = report.index {
                 context.print("  index: \(index.isFresh ? "up to date" : "\(index.staleFiles) file\(index.staleFiles == 1 ? "" : "s") changed since") (last run \(index.lastIndexedAt ?? "unknown"))")
-                if report.watched {
-                    context.print("  watched by \(report.watcherProcessID.map { "process \($0)" } ?? "another process") (`rhizome watch` or `rhizome mcp`): kept current as files change")
+                if report.watcher.watched {
+                    context.print("  watched by \(report.watcher.processID.map { "process \($0)" } ?? "another process") (`rhizome watch` or `rhizome mcp`): kept current as files change")
                 }
             } else {
                 context.print("  index: not built yet (run `rhizome index`)")
@@ -104,6 +103,20 @@ struct StatusCommand: RhizomeSubcommand {
         var plansLink = "missing"
     }
 
+    /// `processID` is null when no watcher runs (or it did not leave its process id).
+    struct WatcherStatus: Encodable {
+        var watched: Bool
+        var processID: Int32?
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(watched, forKey: .watched)
+            try container.encode(processID, forKey: .processID)
+        }
+
+        private enum CodingKeys: String, CodingKey { case watched, processID }
+    }
+
     struct SchemaSummary: Encodable {
         var errors: Int
         var warnings: Int
@@ -119,9 +132,8 @@ struct StatusCommand: RhizomeSubcommand {
         var global = GlobalStatus()
         var broken: [LinkedItem] = []
         var healthy = true
-        /// Whether `rhizome watch` or `rhizome mcp` keeps this index current, and its process id.
-        var watched = false
-        var watcherProcessID: Int32?
+        /// Whether `rhizome watch` or `rhizome mcp` keeps this index current.
+        var watcher = WatcherStatus(watched: false, processID: nil)
 
         init(vault: String, database: String) {
             self.vault = vault

@@ -150,13 +150,6 @@ public struct VaultScanner: Sendable {
                 continue
             }
             let diskPath = Array(root.utf8) + [UInt8(ascii: "/")] + components.joined(separator: [UInt8(ascii: "/")])
-            let nameBytes = components[components.count - 1]
-            if UTF8Validation.firstInvalidOffset(nameBytes) != nil {
-                result.findings.append(Finding(
-                    code: .invalidUTF8, severity: .warning,
-                    message: "the file name is not valid UTF-8; it is indexed as `\(relativePath)` (invalid bytes written as %XX)",
-                    path: relativePath, fix: "rename the file with a UTF-8 name"))
-            }
             var linkStatus = stat()
             guard diskPath.withCString({ lstat($0, &linkStatus) }) == 0 else {
                 if errno == ENOENT || errno == ENOTDIR {
@@ -168,6 +161,13 @@ public struct VaultScanner: Sendable {
                         path: relativePath, fix: "check the file's permissions"))
                 }
                 continue
+            }
+            // Reported for what exists only: a renamed or deleted file takes its finding along.
+            if UTF8Validation.firstInvalidOffset(components[components.count - 1]) != nil {
+                result.findings.append(Finding(
+                    code: .invalidUTF8, severity: .warning,
+                    message: "the file name is not valid UTF-8; it is indexed as `\(relativePath)` (invalid bytes written as %XX)",
+                    path: relativePath, fix: "rename the file with a UTF-8 name"))
             }
             let isLink = linkStatus.st_mode & S_IFMT == S_IFLNK
             var status = linkStatus
