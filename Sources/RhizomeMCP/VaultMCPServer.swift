@@ -24,6 +24,9 @@ public final class VaultMCPServer: @unchecked Sendable {
     /// The watcher this server runs, or the process that watches the vault instead (guarded by `state`).
     private var watcher: VaultWatcher?
     private var externalWatcher: String?
+    /// Why this server's watcher stopped, and when it last tried to start one.
+    private var watcherFailure: String?
+    private var lastStartAttempt = ContinuousClock.now
     private let state = NSLock()
     private let watcherThreads = DispatchGroup()
     private let inFlight = InFlightCalls()
@@ -81,10 +84,11 @@ public final class VaultMCPServer: @unchecked Sendable {
         state.withLock {
             self.watcher = watcher
             externalWatcher = nil
+            watcherFailure = nil
         }
         let log = self.log
         watcherThreads.enter()
-        Thread.detachNewThread { [watcherThreads] in
+        Thread.detachNewThread { [self, watcherThreads] in
             do {
                 try watcher.run { event in
                     switch event {
@@ -95,16 +99,27 @@ public final class VaultMCPServer: @unchecked Sendable {
                     }
                 }
             } catch {
-                watcher.status.fail("\(error)")
+                // Let go of the watcher (and its lock: another `rhizome watch` may start) and say why.
+                state.withLock {
+                    if self.watcher === watcher { self.watcher = nil }
+                    watcherFailure = "\(error)"
+                }
                 log("error: the index cannot be kept current: \(error)")
             }
             watcherThreads.leave()
         }
     }
 
-    /// When the process that watched the vault has stopped, this server takes over watching.
+    /// When the process that watched the vault has stopped, this server takes over watching; when its own
+    /// watcher failed, it tries again (at most every 30 s).
     private func takeOverWatchingIfAbandoned() {
-        guard state.withLock({ externalWatcher }) != nil, !VaultWatcher.activeWatcher(databasePath: databasePath).isWatched else { return }
+        let shouldTry = state.withLock { () -> Bool in
+            if externalWatcher != nil { return true }
+            guard watcherFailure != nil, ContinuousClock.now - lastStartAttempt > .seconds(30) else { return false }
+            lastStartAttempt = ContinuousClock.now
+            return true
+        }
+        guard shouldTry, !VaultWatcher.activeWatcher(databasePath: databasePath).isWatched else { return }
         do {
             try startWatcher()
             if state.withLock({ watcher }) != nil { log("the other watcher stopped; this server now keeps the index current") }
@@ -156,21 +171,23 @@ public final class VaultMCPServer: @unchecked Sendable {
     }
 
     private func freshness() -> Freshness {
-        let (watcher, externalWatcher) = state.withLock { (self.watcher, self.externalWatcher) }
+        let (watcher, externalWatcher, failure) = state.withLock { (self.watcher, self.externalWatcher, self.watcherFailure) }
         if let externalWatcher {
-            return Freshness(state: "watched-by-other-process", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt(), filesDone: nil, filesTotal: nil, lastError: nil)
+            return Freshness(state: "watched-by-other-process", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt, filesDone: nil, filesTotal: nil, lastError: nil)
         }
         guard let snapshot = watcher?.status.snapshot else {
-            return Freshness(state: "not-watched", watchedBy: nil, indexedAt: reader.lastIndexedAt(), filesDone: nil, filesTotal: nil, lastError: nil)
+            return Freshness(state: "not-watched", watchedBy: nil, indexedAt: reader.lastIndexedAt, filesDone: nil, filesTotal: nil, lastError: failure)
         }
-        let indexedAt = snapshot.indexedAt.map { ISO8601DateFormatter().string(from: $0) } ?? reader.lastIndexedAt()
+        let indexedAt = snapshot.indexedAt.map { ISO8601DateFormatter().string(from: $0) } ?? reader.lastIndexedAt
         switch snapshot.phase {
         case .starting:
             return Freshness(state: "starting", watchedBy: "this server", indexedAt: indexedAt, filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
         case .indexing(let done, let total):
             return Freshness(state: "indexing", watchedBy: "this server", indexedAt: indexedAt, filesDone: done, filesTotal: total, lastError: snapshot.lastError)
         case .watching:
-            return Freshness(state: "current", watchedBy: "this server", indexedAt: indexedAt, filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
+            // A batch that failed is retried; until then the index may be behind the vault.
+            return Freshness(state: snapshot.lastError == nil ? "current" : "behind", watchedBy: "this server", indexedAt: indexedAt,
+                             filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
         case .stopped:
             return Freshness(state: "not-watched", watchedBy: nil, indexedAt: indexedAt, filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
         }
@@ -191,7 +208,8 @@ public enum RhizomeServerInfo {
 
 /// How current the answers are.
 struct Freshness: Encodable, Sendable {
-    /// `current` (watched, caught up), `indexing` (first index running), `starting`, `watched-by-other-process`, `not-watched`.
+    /// `current` (watched, caught up), `behind` (a batch failed; retrying), `indexing` (first index running), `starting`,
+    /// `watched-by-other-process`, `not-watched`.
     var state: String
     var watchedBy: String?
     /// When the index last caught up with the vault (ISO 8601).
@@ -249,6 +267,8 @@ final class IndexReader: @unchecked Sendable {
     private let databasePath: String
     private let queue = DispatchQueue(label: "rhizome.mcp.reader")
     private var store: IndexStore?
+    private let lock = NSLock()
+    private var lastKnownIndexedAt: String?
 
     init(databasePath: String) {
         self.databasePath = databasePath
@@ -258,7 +278,11 @@ final class IndexReader: @unchecked Sendable {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in
                 do {
-                    continuation.resume(returning: try body(try openStore()))
+                    let store = try openStore()
+                    let result = try body(store)
+                    let indexedAt = store.lastIndexedAt
+                    lock.withLock { lastKnownIndexedAt = indexedAt }
+                    continuation.resume(returning: result)
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -266,9 +290,9 @@ final class IndexReader: @unchecked Sendable {
         }
     }
 
-    /// When the index last caught up (from the database), for freshness without a watcher.
-    func lastIndexedAt() -> String? {
-        queue.sync { (try? openStore())?.lastIndexedAt }
+    /// When the index last caught up, as of the last call (for freshness without a watcher of our own).
+    var lastIndexedAt: String? {
+        lock.withLock { lastKnownIndexedAt }
     }
 
     private func openStore() throws -> IndexStore {
@@ -295,5 +319,7 @@ actor InFlightCalls {
         while count > 0 && clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
+        // A handler that returned is answered by the SDK a moment later.
+        try? await Task.sleep(for: .milliseconds(200))
     }
 }

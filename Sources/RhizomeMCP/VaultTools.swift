@@ -161,13 +161,14 @@ struct VaultTools: Sendable {
                        notes(id, path, name, folder, size, modified, frontmatter JSON), links(source, target, link_path, subpath, display, kind, property_key, line, column, resolved, reference), \
                        note_types(path, declared_type, type, id), tags(path, tag, tag_lower, source, line, column), headings(path, level, text, line), blocks(path, block_id, line), \
                        tasks(path, status, text, line, done), aliases(path, alias), properties(path, key, type, value JSON, line, column), findings(path, code, severity, message, line, column, fix), \
-                       and note_fts (FTS5: title, body; rowid = files.id). Statements that write are refused. Returns columns and rows.
+                       and note_fts (FTS5: title, body; rowid = files.id). Statements that write, ATTACH and queries running over 5 s are refused. Returns columns and rows.
                        """,
                        properties: ["sql": string("One SELECT (or WITH … SELECT) statement."), "limit": limit(default: 100, maximum: 5_000, what: "rows")],
                        required: ["sql"]),
             run: { _, arguments, store in
                 let limit = try arguments.int("limit", default: 100, in: 1...5_000)
-                var result = try store.readOnlyQuery(try arguments.string("sql"), maxRows: limit + 1)
+                var result = try IndexStore.untrustedQuery(
+                    databasePath: store.databasePath, sql: try arguments.string("sql"), maxRows: limit + 1, timeLimit: .seconds(5))
                 let truncated = result.rows.count > limit
                 result.rows = Array(result.rows.prefix(limit))
                 return ToolOutput(result, total: nil, truncated: truncated)
@@ -218,12 +219,27 @@ struct VaultTools: Sendable {
     }
 
     private func readBody(of file: FileRecord, maxCharacters: Int) -> NoteBody {
-        guard let data = FileManager.default.contents(atPath: vaultPath + "/" + file.path) else {
+        guard let handle = Self.openNote(vaultPath: vaultPath, path: file.path) else {
             return NoteBody(text: nil, characters: 0, truncated: false, problem: "the file could not be read")
         }
+        defer { try? handle.close() }
+        // Whole, to count its characters, up to the size the indexer reads (16 MiB).
+        let data = (try? handle.read(upToCount: 16 << 20)) ?? Data()
         let text = String(decoding: data, as: UTF8.self)
-        let count = text.count
-        return NoteBody(text: count > maxCharacters ? String(text.prefix(maxCharacters)) : text, characters: count, truncated: count > maxCharacters, problem: nil)
+        let isWhole = UInt64(data.count) >= (file.size.map(UInt64.init) ?? 0)
+        let truncated = text.count > maxCharacters || !isWhole
+        return NoteBody(text: truncated ? String(text.prefix(maxCharacters)) : text, characters: isWhole ? text.count : nil, truncated: truncated, problem: nil)
+    }
+
+    /// Opens a note by its vault path; on disk its name may be in NFD (macOS) rather than the NFC of the path.
+    private static func openNote(vaultPath: String, path: String) -> FileHandle? {
+        if let handle = FileHandle(forReadingAtPath: vaultPath + "/" + path) { return handle }
+        let folder = VaultPath.folder(of: path)
+        let folderPath = folder.isEmpty ? vaultPath : vaultPath + "/" + folder
+        let name = String(VaultPath.fileName(of: path))
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folderPath),
+              let match = entries.first(where: { UnicodeNormalization.nfc($0) == name }) else { return nil }
+        return FileHandle(forReadingAtPath: folderPath + "/" + match)
     }
 
     private static func tool(_ name: String, title: String, _ description: String, properties: [String: Value], required: [String] = []) -> Tool {
@@ -264,7 +280,8 @@ struct ToolOutput: Sendable {
 
 struct NoteBody: Encodable, Sendable {
     var text: String?
-    var characters: Int
+    /// The body's length in characters (null when only part of a large file was read).
+    var characters: Int?
     var truncated: Bool
     var problem: String?
 

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import RhizomeCore
 
@@ -313,6 +314,26 @@ extension IndexStore {
         return SQLResult(columns: columns, rows: rows)
     }
 
+    /// Runs one read-only statement for an untrusted caller (an agent over MCP): on a connection of its
+    /// own (settings a statement changes, such as a `PRAGMA`, die with it), unable to `ATTACH` other
+    /// database files, and interrupted after `timeLimit`.
+    public static func untrustedQuery(databasePath: String, sql: String, maxRows: Int, timeLimit: Duration) throws -> SQLResult {
+        let store = try IndexStore(readOnlyPath: databasePath)
+        let handle = store.connection.handle
+        sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
+        let deadline = QueryDeadline(ContinuousClock.now + timeLimit)
+        sqlite3_progress_handler(handle, 10_000, { context in
+            guard let context else { return 0 }
+            return ContinuousClock.now >= Unmanaged<QueryDeadline>.fromOpaque(context).takeUnretainedValue().instant ? 1 : 0
+        }, Unmanaged.passUnretained(deadline).toOpaque())
+        defer { sqlite3_progress_handler(handle, 0, nil, nil) }
+        do {
+            return try withExtendedLifetime(deadline) { try store.readOnlyQuery(sql, maxRows: maxRows) }
+        } catch StoreError.sqlite(let code, _, _) where code & 0xFF == SQLITE_INTERRUPT {
+            throw StoreError.queryTimedOut(seconds: Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18)
+        }
+    }
+
     // MARK: Helpers
 
     /// Compiles the user's SQL; a statement that does not compile is a usage error, not a broken index.
@@ -395,4 +416,10 @@ extension IndexStore {
     static func escapeLike(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
     }
+}
+
+/// When an untrusted query must stop (read by SQLite's progress handler).
+private final class QueryDeadline {
+    let instant: ContinuousClock.Instant
+    init(_ instant: ContinuousClock.Instant) { self.instant = instant }
 }

@@ -48,6 +48,10 @@ public final class Indexer {
         }
         let scoped = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan(paths: changedPaths)
         if scoped.needsFullScan != nil { return try runOverWholeVault(progress: nil) }
+        // A schema folder the config keeps in the vault (`schemas: Meta/schemas`): a schema changed.
+        if let folder = schemas.schemaFolder, scoped.scopedPaths.contains(where: { $0 == folder || $0.hasPrefix(folder + "/") }) {
+            return try runOverWholeVault(progress: nil)
+        }
         let previous = try loadFileStates(paths: scoped.scopedPaths)
         // A path that vanished while nothing was indexed at it may have been a folder: only a walk can
         // tell which of the files under it are gone.
@@ -441,6 +445,8 @@ public final class Indexer {
         /// Why notes are not checked, as a vault-level finding.
         var problem: Finding?
         var fingerprint: String
+        /// The vault-relative folder the vault's own schemas are read from, when known.
+        var schemaFolder: String?
     }
 
     private func loadSchemas() -> LoadedSchemas {
@@ -452,13 +458,16 @@ public final class Indexer {
         case .vault:
             do {
                 let catalog = try SchemaCatalog.load(vaultRoot: vaultRoot)
-                return LoadedSchemas(checker: NoteChecker(catalog: catalog), problem: nil, fingerprint: catalog.fingerprint)
+                return LoadedSchemas(
+                    checker: NoteChecker(catalog: catalog), problem: nil, fingerprint: catalog.fingerprint, schemaFolder: catalog.config.schemaFolder)
             } catch {
                 let finding = Finding(
                     code: .schemaUnavailable, severity: .error,
                     message: "schemas could not be loaded, so notes were not validated: \(error.message) [\(error.code)]",
                     path: error.file, line: error.line, column: error.column, fix: error.fix ?? "correct the file (see Schemas/README.md)")
-                return LoadedSchemas(checker: nil, problem: finding, fingerprint: "unavailable:" + error.description)
+                // A broken schema file: the next change to it must still reach a walk.
+                let folder = (try? VaultConfig.load(vaultRoot: vaultRoot))?.schemaFolder
+                return LoadedSchemas(checker: nil, problem: finding, fingerprint: "unavailable:" + error.description, schemaFolder: folder)
             }
         }
     }

@@ -11,6 +11,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case emptyQuery
     case invalidQuery(message: String)
     case lockUnavailable(path: String, reason: String)
+    /// An untrusted query ran longer than it was allowed to.
+    case queryTimedOut(seconds: Double)
 }
 
 extension StoreError: CustomStringConvertible {
@@ -27,6 +29,7 @@ extension StoreError: CustomStringConvertible {
         case .emptyQuery: return "sql-empty"
         case .invalidQuery: return "sql-invalid"
         case .lockUnavailable: return "index-lock-unavailable"
+        case .queryTimedOut: return "sql-timed-out"
         }
     }
 
@@ -52,6 +55,8 @@ extension StoreError: CustomStringConvertible {
             return "the SQL query is not valid: \(message). The views you can query are listed by the README (files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings)."
         case .lockUnavailable(let path, let reason):
             return "cannot lock the index for writing (\(path): \(reason)). Check the folder's permissions, or choose another place with --db PATH."
+        case .queryTimedOut(let seconds):
+            return "the SQL query was stopped after \(seconds.formatted()) s. Add a LIMIT, or filter on indexed columns (path, source, target, tag, key)."
         }
     }
 }

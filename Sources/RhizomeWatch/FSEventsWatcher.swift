@@ -99,17 +99,19 @@ public final class FSEventsWatcher: FileSystemWatcher, @unchecked Sendable {
                     continue
                 }
                 guard !vaultPath.isEmpty, !components.contains(where: { VaultScanner.isIgnoredName(Array($0.utf8)) }) else { continue }
+                // A symlink created or renamed into place may lead somewhere not watched yet.
+                if flags & kFSEventStreamEventFlagItemIsSymlink != 0
+                    && flags & (kFSEventStreamEventFlagItemCreated | kFSEventStreamEventFlagItemRenamed) != 0 { restart = true }
                 if flags & kFSEventStreamEventFlagItemRenamed != 0 {
                     changes.append(.rescan(reason: "`\(vaultPath)` was renamed"))
                     continue
                 }
-                if flags & kFSEventStreamEventFlagItemIsSymlink != 0 && flags & kFSEventStreamEventFlagItemCreated != 0 { restart = true }
                 changes.append(.path(Array(vaultPath.utf8), isFolder: flags & kFSEventStreamEventFlagItemIsDir != 0))
             }
         }
         if !changes.isEmpty { handler?(changes) }
         // Not from inside the stream's own callback: next on the queue.
-        if restart { queue.async { [self] in restartStream() } }
+        if restart { queue.async { [weak self] in self?.restartStream() } }
     }
 
     /// Runs on `queue`: a new symlink appeared, so its target joins the watched paths.

@@ -23,12 +23,16 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
     private var fileTargets: [Int32: [[UInt8]: Set<[UInt8]>]] = [:]
     /// Watches on `.rhizome/` and `.rhizome/schemas/`.
     private var configurationWatches: Set<Int32> = []
+    /// Folders already watched as part of the vault (each once), and which folder each watch is.
+    private var claimed: Set<FolderIdentity> = []
+    private var identities: [Int32: FolderIdentity] = [:]
     private var thread: Thread?
     private let stopped = NSCondition()
     private var isRunning = false
 
     private static let folderMask = UInt32(
-        IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_ONLYDIR)
+        IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF
+            | IN_ONLYDIR)
     private static let configurationFolder = Array(".rhizome".utf8)
 
     /// `root` is the vault folder (absolute).
@@ -134,10 +138,23 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
             return [.rescan(reason: "the vault folder was unmounted or removed")]
         }
         if mask & UInt32(IN_IGNORED) != 0 {
+            // A watched folder is gone. Reached through a symlink, its link may now lead to a new folder
+            // (the target replaced): watch that, and let a walk sort out what is there.
+            let throughLinks = (folders[watch] ?? []).filter { isSymlinkedFolderPath($0) }
+            if let identity = identities.removeValue(forKey: watch) { claimed.remove(identity) }
             folders[watch] = nil
             fileTargets[watch] = nil
             configurationWatches.remove(watch)
-            return []
+            var changes: [FileSystemChange] = []
+            for path in throughLinks {
+                if let problem = watchNewEntry(path) { changes.append(.rescan(reason: problem.description)) }
+                changes.append(.path(path, isFolder: true))
+            }
+            return changes
+        }
+        if mask & UInt32(IN_MOVE_SELF) != 0 {
+            // Only the vault folder itself matters (other folders' moves are reported by their parents).
+            return folders[watch]?.contains([]) == true ? [.rescan(reason: "the vault folder itself was moved")] : []
         }
         if configurationWatches.contains(watch) {
             if mask & UInt32(IN_ISDIR) != 0, name == Array("schemas".utf8) { watchConfiguration() }
@@ -165,7 +182,8 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
                 forgetFolders(under: path)
             }
             var reportsFolder = isFolder
-            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+            // A new entry, or a folder whose permissions changed (it may be readable now): watch it.
+            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 || (isFolder && mask & UInt32(IN_ATTRIB) != 0) {
                 // A new folder (or symlink to one) is watched now; a new symlink to a file has its target watched.
                 if let problem = watchNewEntry(path) {
                     changes.append(.rescan(reason: problem.description))
@@ -187,22 +205,29 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
 
     /// Watches every folder of the vault, following symlinks, and the targets of symlinked files.
     private func watchTree() -> WatchError? {
-        var visited = Set<FolderIdentity>()
-        if let problem = watchFolder(diskPath: Array(root.utf8), relative: [], visited: &visited) { return problem }
+        claimed = []
+        identities = [:]
+        if let problem = watchFolder(diskPath: Array(root.utf8), relative: []) { return problem }
         watchConfiguration()
         return nil
     }
 
-    private func watchFolder(diskPath start: [UInt8], relative startRelative: [UInt8], visited: inout Set<FolderIdentity>) -> WatchError? {
+    /// Watches a folder and everything under it. As the vault walk does, real folders are claimed before
+    /// folders reached through symlinks, and a folder is claimed once: a symlink to a folder that is
+    /// already part of the vault is not followed (the walk reports it as a loop).
+    private func watchFolder(diskPath start: [UInt8], relative startRelative: [UInt8]) -> WatchError? {
         var pending = [(start, startRelative)]
-        while let (diskPath, relative) = pending.popLast() {
+        var pendingThroughSymlinks: [([UInt8], [UInt8])] = []
+        while let (diskPath, relative) = pending.popLast() ?? pendingThroughSymlinks.popLast() {
             var status = stat()
-            guard diskPath.withCString({ stat($0, &status) }) == 0, visited.insert(FolderIdentity(status)).inserted else { continue }
+            guard diskPath.withCString({ stat($0, &status) }) == 0, claimed.insert(FolderIdentity(status)).inserted else { continue }
             let watch = diskPath.withCString { inotify_add_watch(descriptor, $0, Self.folderMask) }
             if watch < 0 {
+                claimed.remove(FolderIdentity(status))
                 if errno == ENOENT || errno == ENOTDIR || errno == EACCES { continue }  // gone meanwhile, or unreadable: the scan reports it
                 return limitError(diskPath)
             }
+            identities[watch] = FolderIdentity(status)
             if folders[watch]?.contains(relative) != true { folders[watch, default: []].append(relative) }
             guard let handle = diskPath.withCString({ opendir($0) }) else { continue }
             defer { closedir(handle) }
@@ -216,14 +241,23 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
                     pending.append((childDisk, childRelative))
                 } else if type == Int32(DT_LNK) || type == Int32(DT_UNKNOWN) {
                     if isDirectory(diskPath: childDisk) {
-                        pending.append((childDisk, childRelative))
-                    } else if type == Int32(DT_LNK) {
+                        if type == Int32(DT_LNK) || isSymlink(childDisk) {
+                            pendingThroughSymlinks.append((childDisk, childRelative))
+                        } else {
+                            pending.append((childDisk, childRelative))
+                        }
+                    } else if type == Int32(DT_LNK) || isSymlink(childDisk) {
                         watchSymlinkTarget(diskPath: childDisk, relative: childRelative)
                     }
                 }
             }
         }
         return nil
+    }
+
+    private func isSymlink(_ diskPath: [UInt8]) -> Bool {
+        var status = stat()
+        return diskPath.withCString { lstat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFLNK
     }
 
     /// A symlink to a file: watch the folder that holds the target, for that name only.
@@ -244,8 +278,7 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         var linkStatus = stat()
         guard diskPath.withCString({ lstat($0, &linkStatus) }) == 0 else { return nil }
         if isDirectory(diskPath: diskPath) {
-            var visited = Set<FolderIdentity>()
-            return watchFolder(diskPath: diskPath, relative: relative, visited: &visited)
+            return watchFolder(diskPath: diskPath, relative: relative)
         }
         if linkStatus.st_mode & S_IFMT == S_IFLNK { watchSymlinkTarget(diskPath: diskPath, relative: relative) }
         return nil
@@ -262,8 +295,27 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
     private func forgetFolders(under path: [UInt8]) {
         for (watch, paths) in folders {
             let kept = paths.filter { !($0 == path || ($0.starts(with: path) && $0.count > path.count && $0[path.count] == UInt8(ascii: "/"))) }
+            guard kept.count != paths.count else { continue }
             folders[watch] = kept.isEmpty ? nil : kept
+            if kept.isEmpty, let identity = identities.removeValue(forKey: watch) { claimed.remove(identity) }
+            // A folder moved out of the vault: stop watching it (it would use up the watch budget). If it
+            // was moved within the vault, its new path is watched again by the same call that reports it.
+            if kept.isEmpty && fileTargets[watch] == nil && !configurationWatches.contains(watch) {
+                inotify_rm_watch(descriptor, watch)
+            }
         }
+    }
+
+    /// Whether a vault-relative folder path goes through a symlink (the folder or one above it).
+    private func isSymlinkedFolderPath(_ relative: [UInt8]) -> Bool {
+        var diskPath = Array(root.utf8)
+        for component in relative.split(separator: UInt8(ascii: "/")) {
+            diskPath.append(UInt8(ascii: "/"))
+            diskPath.append(contentsOf: component)
+            var status = stat()
+            if diskPath.withCString({ lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFLNK { return true }
+        }
+        return false
     }
 
     private func isDirectory(_ relative: [UInt8]) -> Bool {

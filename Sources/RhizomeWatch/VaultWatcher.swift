@@ -77,8 +77,9 @@ public final class VaultWatcher: @unchecked Sendable {
         return (true, holder)
     }
 
-    /// Watches until `stop()`. Throws when watching cannot start or the first index fails; later failures
-    /// (a batch that cannot be applied) are logged and the next batch tries again.
+    /// Watches until `stop()`. Throws when watching cannot start or the first index fails. A batch that
+    /// cannot be applied (a locked or full disk, a vault folder gone) is logged, and a walk of the whole
+    /// vault is retried after 0.5 s, 1 s, 2 s … (at most 30 s), so that no change is lost meanwhile.
     public func run(log: @escaping @Sendable (WatchEvent) -> Void) throws {
         let fileSystemWatcher = makeFileSystemWatcher(vaultPath)
         // Watch before the first index, so nothing saved during it is missed.
@@ -93,8 +94,17 @@ public final class VaultWatcher: @unchecked Sendable {
         let report = try indexer.run { progress in status.set(.indexing(filesDone: progress.filesDone, filesTotal: progress.filesTotal)) }
         status.set(.watching, indexedAt: Date())
         log(.ready(report))
-        while let batch = queue.nextBatch(debounce: options.debounce, maximumDelay: options.maximumDelay) {
-            if let event = apply(batch, indexer: indexer) { log(event) }
+        var failure: (message: String, retryAfter: Duration)?
+        while var batch = queue.nextBatch(debounce: options.debounce, maximumDelay: options.maximumDelay, orAfter: failure?.retryAfter) {
+            // The changes of a failed batch are gone from the queue: only a walk covers them.
+            if let failure { batch.changes.append(.rescan(reason: "retrying after an error (\(failure.message))")) }
+            guard let event = apply(batch, indexer: indexer) else { continue }
+            log(event)
+            if case .failed(let message, _) = event {
+                failure = (message, min((failure?.retryAfter ?? .milliseconds(250)) * 2, .seconds(30)))
+            } else {
+                failure = nil
+            }
         }
         status.set(.stopped)
         log(.stopped)
@@ -161,10 +171,21 @@ public final class VaultWatcher: @unchecked Sendable {
     }
 
     private static func takeLock(_ path: String, vault: String) throws(WatchError) -> Int32 {
+        // A vault never indexed has no index folder yet.
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try? FileManager.default.createDirectory(atPath: String(path[..<slash]), withIntermediateDirectories: true)
+        }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .lockUnavailable(path: path, reason: String(cString: strerror(errno))) }
+        var attempts = 0
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
+            // `activeWatcher` probes the lock for an instant (`rhizome status`): try again before giving up.
+            attempts += 1
+            if attempts < 5 {
+                usleep(20_000)
+                continue
+            }
             let holder = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             close(descriptor)
             throw .alreadyWatched(vault: vault, lockPath: path, processID: holder)
@@ -275,10 +296,12 @@ final class ChangeQueue: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Waits for a burst to end (quiet for `debounce`, or `maximumDelay` after its first event); nil once closed.
-    func nextBatch(debounce: Duration, maximumDelay: Duration) -> Batch? {
+    /// Waits for a burst to end (quiet for `debounce`, or `maximumDelay` after its first event); nil once
+    /// closed. With `idleLimit`, an empty batch when nothing happened for that long.
+    func nextBatch(debounce: Duration, maximumDelay: Duration, orAfter idleLimit: Duration? = nil) -> Batch? {
         condition.lock()
         defer { condition.unlock() }
+        let idleDeadline = idleLimit.map { clock.now + $0 }
         while true {
             if isClosed { return nil }
             if let first = firstEventAt, let last = lastEventAt {
@@ -293,6 +316,10 @@ final class ChangeQueue: @unchecked Sendable {
                     return batch
                 }
                 _ = condition.wait(until: Date() + Self.seconds(min(quietUntil, deadline) - now))
+            } else if let idleDeadline {
+                let now = clock.now
+                if now >= idleDeadline { return Batch(changes: [], firstEventAt: now) }
+                _ = condition.wait(until: Date() + Self.seconds(idleDeadline - now))
             } else {
                 condition.wait()
             }

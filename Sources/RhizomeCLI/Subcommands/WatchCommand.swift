@@ -39,7 +39,7 @@ struct WatchCommand: RhizomeSubcommand {
         options.debounce = .milliseconds(debounce)
         options.index.excludedPaths = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultPath)
         let watcher = try VaultWatcher(vaultPath: vaultPath, databasePath: databasePath, options: options)
-        let signals = StopSignals { watcher.stop() }
+        let signals = StopSignals({ watcher.stop() }, context: global.json ? nil : context)
         defer { signals.cancel() }
         let printer = WatchLogPrinter(context: context, json: global.json, vault: vaultPath)
         if !global.json { context.printError("Watching \(vaultPath) (index \(databasePath)). Ctrl-C to stop.") }
@@ -174,15 +174,27 @@ extension ISO8601DateFormatter {
     }()
 }
 
-/// SIGINT and SIGTERM call `stop` (once) instead of killing the process, so the database is left between batches.
+/// The first SIGINT or SIGTERM calls `stop` instead of killing the process, so that the watcher stops
+/// between batches; a second one (a first index of a large vault can take a while) exits at once — the
+/// index stays consistent either way (one transaction per batch).
 final class StopSignals: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
+    private let lock = NSLock()
+    private var received = 0
 
-    init(_ stop: @escaping @Sendable () -> Void) {
+    init(_ stop: @escaping @Sendable () -> Void, context: CommandContext? = nil) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: stop)
+            source.setEventHandler { [self] in
+                let count = lock.withLock { () -> Int in
+                    received += 1
+                    return received
+                }
+                if count > 1 { exit(128 + number) }
+                context?.printError("stopping (press Ctrl-C again to quit at once)")
+                stop()
+            }
             source.resume()
             sources.append(source)
         }

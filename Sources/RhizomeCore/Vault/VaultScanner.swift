@@ -140,6 +140,7 @@ public struct VaultScanner: Sendable {
         guard stat(root, &rootStatus) == 0 else { throw .unreadableRoot(path: root, reason: errnoDescription()) }
         guard rootStatus.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: root) }
         var seenDiskPaths = Set<[UInt8]>()
+        let realRoot = Self.realPath(of: Array(root.utf8)) ?? root
         for relative in relativeDiskPaths where seenDiskPaths.insert(relative).inserted {
             let components = relative.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Array.init)
             guard !components.isEmpty, !components.contains(where: Self.isIgnoredName) else { continue }
@@ -150,6 +151,13 @@ public struct VaultScanner: Sendable {
                 continue
             }
             let diskPath = Array(root.utf8) + [UInt8(ascii: "/")] + components.joined(separator: [UInt8(ascii: "/")])
+            // Folders on the way that are symlinks: a broken one, or one leading back into the vault (the
+            // walk does not follow it), is for the walk to judge.
+            let ancestors = symlinkedAncestor(components, realRoot: realRoot)
+            if let reason = ancestors.needsWalk {
+                result.needsFullScan = reason
+                continue
+            }
             var linkStatus = stat()
             guard diskPath.withCString({ lstat($0, &linkStatus) }) == 0 else {
                 if errno == ENOENT || errno == ENOTDIR {
@@ -184,10 +192,15 @@ public struct VaultScanner: Sendable {
             case S_IFDIR:
                 result.needsFullScan = "`\(relativePath)` is a folder"
             case S_IFREG:
+                // `Café.md` in NFC and in NFD side by side are one vault path: the walk reports the clash.
+                if components[components.count - 1].contains(where: { $0 >= 0x80 }), hasNormalizationTwin(diskPath) {
+                    result.needsFullScan = "another name in the folder of `\(relativePath)` differs only in Unicode normalization"
+                    continue
+                }
                 result.files.append(ScannedFile(
                     path: relativePath, diskPath: DiskPath(bytes: diskPath), size: Int64(status.st_size),
                     modificationTime: Self.modificationTime(status),
-                    realPath: isLink ? Self.realPath(of: diskPath) : realPathThroughSymlinkedFolder(components)))
+                    realPath: isLink ? Self.realPath(of: diskPath) : ancestors.realPath))
             default:
                 result.missing.append(relativePath)  // a socket or FIFO is not a file of the vault: as if absent
             }
@@ -210,22 +223,41 @@ public struct VaultScanner: Sendable {
 
     // MARK: Helpers
 
-    /// The real path `scan()` records for a regular file: the deepest symlinked folder on the way,
-    /// resolved, followed by the rest of the names; nil when no folder on the way is a symlink.
-    private func realPathThroughSymlinkedFolder(_ components: [[UInt8]]) -> String? {
+    /// The real path `scan()` records for a regular file below symlinked folders: the deepest symlinked
+    /// folder on the way, resolved, followed by the rest of the names (nil when no folder on the way is a
+    /// symlink); or why only a walk can tell (a broken symlink on the way, or one leading into the vault).
+    private func symlinkedAncestor(_ components: [[UInt8]], realRoot: String) -> (realPath: String?, needsWalk: String?) {
         var diskPath = Array(root.utf8)
         var deepest: (realPath: String, index: Int)?
         for index in 0..<(components.count - 1) {
             diskPath.append(UInt8(ascii: "/"))
             diskPath.append(contentsOf: components[index])
             var status = stat()
-            if diskPath.withCString({ lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFLNK,
-               let real = Self.realPath(of: diskPath) {
-                deepest = (real, index)
+            guard diskPath.withCString({ lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFLNK else { continue }
+            guard let real = Self.realPath(of: diskPath) else {
+                return (nil, "the folder symlink `\(Self.decodeName(diskPath))` is broken")
             }
+            if real == realRoot || real.hasPrefix(realRoot + "/") {
+                return (nil, "the folder symlink `\(Self.decodeName(diskPath))` leads into the vault")
+            }
+            deepest = (real, index)
         }
-        guard let deepest else { return nil }
-        return components[(deepest.index + 1)...].reduce(deepest.realPath) { $0 + "/" + Self.decodeName($1) }
+        guard let deepest else { return (nil, nil) }
+        return (components[(deepest.index + 1)...].reduce(deepest.realPath) { $0 + "/" + Self.decodeName($1) }, nil)
+    }
+
+    /// Whether the folder holding `diskPath` has another entry whose name is the same in NFC.
+    private func hasNormalizationTwin(_ diskPath: [UInt8]) -> Bool {
+        guard let slash = diskPath.lastIndex(of: UInt8(ascii: "/")) else { return false }
+        let name = UnicodeNormalization.nfc(Self.decodeName(Array(diskPath[(slash + 1)...])))
+        guard let handle = Array(diskPath[..<slash]).withCString({ opendir($0) }) else { return false }
+        defer { closedir(handle) }
+        var matches = 0
+        while let entry = readdir(handle) {
+            let (entryName, _) = Self.nameAndType(entry)
+            if UnicodeNormalization.nfc(Self.decodeName(entryName)) == name { matches += 1 }
+        }
+        return matches > 1
     }
 
     private struct PendingDirectory {
