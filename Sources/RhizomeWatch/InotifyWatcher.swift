@@ -137,10 +137,15 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
             fileTargets[watch] = nil
             return [.rescan(reason: "the vault folder was unmounted or removed")]
         }
-        if mask & UInt32(IN_IGNORED) != 0 {
-            // A watched folder is gone. Reached through a symlink, its link may now lead to a new folder
-            // (the target replaced): watch that, and let a walk sort out what is there.
+        if mask & UInt32(IN_IGNORED) != 0 || (mask & UInt32(IN_MOVE_SELF) != 0 && folders[watch]?.contains([]) != true) {
+            // A watched folder is gone or moved away. Reached through a symlink, its link may now lead to a
+            // new folder (the target regenerated): watch that, and let a walk sort out what is there.
             let throughLinks = (folders[watch] ?? []).filter { isSymlinkedFolderPath($0) }
+            if mask & UInt32(IN_MOVE_SELF) != 0 {
+                // Moved within the vault, its parent reports it; only symlinked targets need help here.
+                guard !throughLinks.isEmpty else { return [] }
+                inotify_rm_watch(descriptor, watch)
+            }
             if let identity = identities.removeValue(forKey: watch) { claimed.remove(identity) }
             folders[watch] = nil
             fileTargets[watch] = nil
@@ -166,7 +171,15 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
             changes.append(.rescan(reason: "the vault folder itself was removed or replaced"))
         }
         if let targets = fileTargets[watch]?[name] {
-            changes += targets.map { .path($0, isFolder: false) }
+            for target in targets {
+                // The target of a folder symlink that was missing may exist now.
+                if isDirectory(target) {
+                    if let problem = watchNewEntry(target) { changes.append(.rescan(reason: problem.description)) }
+                    changes.append(.path(target, isFolder: true))
+                } else {
+                    changes.append(.path(target, isFolder: false))
+                }
+            }
         }
         guard !name.isEmpty, let paths = folders[watch] else { return changes }
         let isFolder = mask & UInt32(IN_ISDIR) != 0
@@ -220,7 +233,15 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         var pendingThroughSymlinks: [([UInt8], [UInt8])] = []
         while let (diskPath, relative) = pending.popLast() ?? pendingThroughSymlinks.popLast() {
             var status = stat()
-            guard diskPath.withCString({ stat($0, &status) }) == 0, claimed.insert(FolderIdentity(status)).inserted else { continue }
+            guard diskPath.withCString({ stat($0, &status) }) == 0 else { continue }
+            let identity = FolderIdentity(status)
+            if !claimed.insert(identity).inserted {
+                // Claimed already: by a symlink loop (skip it), or by this very folder before it moved here
+                // (its old path no longer leads to it: it belongs to the new path now).
+                guard let owner = identities.first(where: { $0.value == identity })?.key,
+                      !(folders[owner] ?? []).contains(where: { leadsTo($0, identity) }) else { continue }
+                folders[owner] = nil
+            }
             let watch = diskPath.withCString { inotify_add_watch(descriptor, $0, Self.folderMask) }
             if watch < 0 {
                 claimed.remove(FolderIdentity(status))
@@ -255,14 +276,25 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         return nil
     }
 
+    /// Whether the vault-relative folder path currently leads to the folder `identity`.
+    private func leadsTo(_ relative: [UInt8], _ identity: FolderIdentity) -> Bool {
+        var status = stat()
+        let diskPath = relative.isEmpty ? Array(root.utf8) : Array(root.utf8) + [UInt8(ascii: "/")] + relative
+        return diskPath.withCString { stat($0, &status) } == 0 && FolderIdentity(status) == identity
+    }
+
     private func isSymlink(_ diskPath: [UInt8]) -> Bool {
         var status = stat()
         return diskPath.withCString { lstat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFLNK
     }
 
-    /// A symlink to a file: watch the folder that holds the target, for that name only.
+    /// A symlink to a file: watch the folder that holds the target, for that name only. A broken symlink:
+    /// watch the folder where its target would be, so that the target appearing is seen.
     private func watchSymlinkTarget(diskPath: [UInt8], relative: [UInt8]) {
-        guard let real = diskPath.withCString({ realpath($0, nil) }) else { return }
+        guard let real = diskPath.withCString({ realpath($0, nil) }) else {
+            watchMissingTarget(diskPath: diskPath, relative: relative)
+            return
+        }
         let target = Array(String(cString: real).utf8)
         free(real)
         guard let slash = target.lastIndex(of: UInt8(ascii: "/")) else { return }
@@ -271,6 +303,21 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         let watch = folder.withCString { inotify_add_watch(descriptor, $0, Self.folderMask) }
         guard watch >= 0 else { return }
         fileTargets[watch, default: [:]][name, default: []].insert(relative)
+    }
+
+    private func watchMissingTarget(diskPath: [UInt8], relative: [UInt8]) {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = diskPath.withCString { path in buffer.withUnsafeMutableBufferPointer { readlink(path, UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count - 1) } }
+        guard length > 0 else { return }
+        var target = Array(buffer[..<length])
+        if target.first != UInt8(ascii: "/"), let slash = diskPath.lastIndex(of: UInt8(ascii: "/")) {
+            target = Array(diskPath[..<slash]) + [UInt8(ascii: "/")] + target
+        }
+        guard let slash = target.lastIndex(of: UInt8(ascii: "/")), slash + 1 < target.count else { return }
+        let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(target[..<slash])
+        let watch = folder.withCString { inotify_add_watch(descriptor, $0, Self.folderMask) }
+        guard watch >= 0 else { return }
+        fileTargets[watch, default: [:]][Array(target[(slash + 1)...]), default: []].insert(relative)
     }
 
     private func watchNewEntry(_ relative: [UInt8]) -> WatchError? {

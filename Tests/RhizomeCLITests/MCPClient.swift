@@ -28,10 +28,11 @@ final class MCPSession {
     /// Lines on standard output that are not JSON-RPC messages.
     private(set) var strayOutput: [String] = []
 
-    init(vault: TemporaryVault) throws {
+    /// `defaultIndex`: no `--db`, so the index goes where a user's would (under the test's `XDG_CACHE_HOME`).
+    init(vault: TemporaryVault, defaultIndex: Bool = false) throws {
         let binary = try #require(RhizomeBinary.url, "the rhizome executable was not built next to the tests")
-        child = try ChildProcess(
-            executable: binary, arguments: ["mcp", "--vault", vault.path, "--db", vault.databasePath], environment: Self.environment(vault))
+        let database = defaultIndex ? [] : ["--db", vault.databasePath]
+        child = try ChildProcess(executable: binary, arguments: ["mcp", "--vault", vault.path] + database, environment: Self.environment(vault))
     }
 
     // MARK: Sending
