@@ -22,16 +22,25 @@ struct BenchmarkRun {
 
         // Parsing alone, one thread: read every note and extract everything (no database).
         let scan = try VaultScanner(root: vault.path).scan()
+        var linksByNote: [(path: String, links: [LinkOccurrence])] = []
         let (parsedBytes, parseOnly) = try timed { () -> Int in
             var total = 0
             for file in scan.files where file.kind == .note {
                 guard case .success(let bytes) = FileReader.read(file.diskPath, maxBytes: 16 << 20) else { continue }
                 total += bytes.count
-                _ = NoteParser.parse(bytes, path: file.path)
+                linksByNote.append((file.path, NoteParser.parse(bytes, path: file.path).links))
             }
             return total
         }
         report("parse only, one thread", parseOnly, extra: String(format: "%.0f MB/s", Double(parsedBytes) / 1_000_000 / (parseOnly / 1000)))
+
+        // Link resolution alone, one thread: every parsed link against every file of the vault.
+        let (resolvedCount, resolveOnly) = try timed { () -> Int in
+            let resolver = LinkResolver<Int>(files: scan.files.enumerated().map { (path: $0.element.path, id: $0.offset) })
+            return linksByNote.reduce(0) { $0 + resolver.resolveAll($1.links, from: $1.path).count }
+        }
+        linksByNote = []
+        report("resolve only, one thread", resolveOnly, extra: "\(resolvedCount) links")
 
         // Cold index without full text (links, tags, properties, headings, tasks…).
         removeDatabase(database)

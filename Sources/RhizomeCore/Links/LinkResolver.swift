@@ -17,35 +17,27 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
     public struct File: Sendable, Hashable {
         public var path: String
         public var id: FileID
-        fileprivate var pathKey: String
-        fileprivate var folderKey: String
-        fileprivate var nameKey: String
     }
 
-    private var files: [File] = []
-    private var indexesByResolveKey: [String: [Int]] = [:]
-    private var indexesByPathKey: [String: [Int]] = [:]
+    private var ids: [FileID] = []
+    /// Everything but the ids: the rules run here, in code that is not generic (the resolver is used
+    /// from other modules, where generic code would run unspecialized, looking up type metadata per file).
+    private var table = FileTable()
 
     public init<S: Sequence>(files: S) where S.Element == (path: String, id: FileID) {
         for (path, id) in files { insert(path: path, id: id) }
     }
 
     public mutating func insert(path: String, id: FileID) {
-        let pathKey = UnicodeNormalization.matchKey(path)
-        let file = File(
-            path: path, id: id, pathKey: pathKey, folderKey: VaultPath.folder(of: pathKey),
-            nameKey: String(VaultPath.fileName(of: pathKey)))
-        let index = files.count
-        files.append(file)
-        indexesByResolveKey[Self.resolveKey(ofFilePath: path), default: []].append(index)
-        indexesByPathKey[pathKey, default: []].append(index)
+        ids.append(id)
+        table.insert(path: path)
     }
 
-    public var count: Int { files.count }
+    public var count: Int { ids.count }
 
     /// The file a link points to, or nil if it is unresolved.
     public func resolve(_ link: LinkOccurrence, from sourcePath: String) -> File? {
-        resolve(linkPath: link.path, relativeFirst: link.isMarkdownSyntax, from: sourcePath)
+        file(at: table.resolve(normalizedPath: link.path, relativeFirst: link.isMarkdownSyntax, source: FileTable.Source(path: sourcePath)))
     }
 
     /// A link's target and its resolve key (what incremental indexing re-resolves by).
@@ -57,25 +49,38 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
     /// Resolves all links of one note (faster than one by one: the source folder is computed once and
     /// repeated link paths are resolved once).
     public func resolveAll(_ links: [LinkOccurrence], from sourcePath: String) -> [Resolution] {
-        let source = Source(path: sourcePath)
-        var memo: [String: Resolution] = [:]
-        return links.map { link in
-            let memoKey = link.isMarkdownSyntax ? "\u{1}" + link.path : link.path
-            if let known = memo[memoKey] { return known }
-            let resolution = Resolution(
-                target: resolve(normalizedPath: link.path, relativeFirst: link.isMarkdownSyntax, source: source)?.id,
-                key: Self.resolveKey(ofLinkPath: link.path))
-            memo[memoKey] = resolution
-            return resolution
-        }
+        table.resolveAll(links, from: sourcePath).map { Resolution(target: $0.index.map { ids[$0] }, key: $0.key) }
     }
 
     /// Resolves a link path as written in a note at `sourcePath` (use `""` for the vault root).
     public func resolve(linkPath rawPath: String, relativeFirst: Bool = false, from sourcePath: String) -> File? {
-        resolve(normalizedPath: UnicodeNormalization.nfc(rawPath), relativeFirst: relativeFirst, source: Source(path: sourcePath))
+        file(at: table.resolve(normalizedPath: UnicodeNormalization.nfc(rawPath), relativeFirst: relativeFirst, source: FileTable.Source(path: sourcePath)))
     }
 
-    private struct Source {
+    /// The key shared by a file and every link that can resolve to it: the lowercased NFC file name,
+    /// without `.md` for notes.
+    public static func resolveKey(ofFilePath path: String) -> String { FileTable.resolveKey(ofFilePath: path) }
+
+    /// The key of a link path: see `resolveKey(ofFilePath:)`. Empty for same-note links (`[[#Heading]]`).
+    public static func resolveKey(ofLinkPath path: String) -> String { FileTable.resolveKey(ofLinkPath: path) }
+
+    private func file(at index: Int?) -> File? {
+        index.map { File(path: table.entries[$0].path, id: ids[$0]) }
+    }
+}
+
+/// The files a resolver knows, by position, with the keys the rules match on.
+private struct FileTable: Sendable {
+    struct Entry: Sendable {
+        var path: String
+        var pathKey: String
+        var folderKey: String
+        var nameKey: String
+        /// The path's length in Unicode scalars (the "shortest path" tie-break), counted once.
+        var pathLength: Int
+    }
+
+    struct Source {
         var path: String
         var folder: String
         var folderKey: String
@@ -87,7 +92,47 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
         }
     }
 
-    private func resolve(normalizedPath: String, relativeFirst: Bool, source: Source) -> File? {
+    private(set) var entries: [Entry] = []
+    private var indexesByResolveKey: [String: [Int]] = [:]
+    private var indexesByPathKey: [String: [Int]] = [:]
+    /// Notes by their path key without the last `.md`: `exactPath(key + ".md")` without building the string.
+    private var indexesByNotePathKey: [String: [Int]] = [:]
+
+    mutating func insert(path: String) {
+        let pathKey = UnicodeNormalization.matchKey(path)
+        let index = entries.count
+        entries.append(Entry(
+            path: path, pathKey: pathKey, folderKey: VaultPath.folder(of: pathKey),
+            nameKey: String(VaultPath.fileName(of: pathKey)), pathLength: path.unicodeScalars.count))
+        indexesByResolveKey[Self.resolveKey(ofFilePath: path), default: []].append(index)
+        indexesByPathKey[pathKey, default: []].append(index)
+        if pathKey.utf8.count > 3, pathKey.utf8.suffix(3).elementsEqual(".md".utf8) {
+            indexesByNotePathKey[String(pathKey.utf8.dropLast(3))!, default: []].append(index)
+        }
+    }
+
+    func resolveAll(_ links: [LinkOccurrence], from sourcePath: String) -> [(index: Int?, key: String)] {
+        let source = Source(path: sourcePath)
+        var memo: [String: (index: Int?, key: String)] = [:]
+        var markdownMemo: [String: (index: Int?, key: String)] = [:]  // resolved relative first
+        return links.map { link in
+            if let known = link.isMarkdownSyntax ? markdownMemo[link.path] : memo[link.path] { return known }
+            let key = Self.resolveKey(ofLinkPath: link.path)
+            // Only a file sharing the link's key can be its target (incremental indexing relies on the
+            // same fact), so most unresolved links stop here. `[[#Heading]]` (no path) is its own note.
+            let candidates = indexesByResolveKey[key]
+            // An ASCII path's normalized key has the same resolve key (bytes: no case or NFC subtleties).
+            let isASCII = link.path.utf8.allSatisfy { $0 < 0x80 }
+            let index = link.path.isEmpty || candidates != nil
+                ? resolve(normalizedPath: link.path, relativeFirst: link.isMarkdownSyntax, source: source, candidates: isASCII ? candidates : nil)
+                : nil
+            if link.isMarkdownSyntax { markdownMemo[link.path] = (index, key) } else { memo[link.path] = (index, key) }
+            return (index, key)
+        }
+    }
+
+    /// `candidates`: the files sharing the link's resolve key, when the caller knows them.
+    func resolve(normalizedPath: String, relativeFirst: Bool, source: Source, candidates: [Int]? = nil) -> Int? {
         if normalizedPath.isEmpty { return exactPath(UnicodeNormalization.matchKey(source.path), preferring: source.path) }
         // A path ending in `/`, `.` or `..` names a folder, never a file.
         guard !normalizedPath.hasSuffix("/"), !normalizedPath.hasSuffix("/.."), !normalizedPath.hasSuffix("/."),
@@ -102,21 +147,47 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
         let needsNormalizing = isRelative || path.containsUTF8("//") || path.containsUTF8("/./") || path.hasSuffix("/.")
         guard let normalized = needsNormalizing ? VaultPath.normalize(path) : path, !normalized.isEmpty else { return nil }
         let key = UnicodeNormalization.matchKey(normalized)
-        if let hit = exactPath(key, preferring: normalized) ?? exactPath(key + ".md", preferring: normalized + ".md") { return hit }
-        return best(among: key, sourceFolderKey: source.folderKey) ?? best(among: key + ".md", sourceFolderKey: source.folderKey)
+        if let hit = exactPath(key, preferring: normalized) ?? exactNotePath(key, preferring: normalized) { return hit }
+        return best(among: key, sourceFolderKey: source.folderKey, candidates: candidates)
+            ?? best(among: key + ".md", sourceFolderKey: source.folderKey, candidates: candidates)
     }
 
-    /// The key shared by a file and every link that can resolve to it: the lowercased NFC file name,
-    /// without `.md` for notes.
-    public static func resolveKey(ofFilePath path: String) -> String {
-        stripMarkdownExtension(UnicodeNormalization.matchKey(String(VaultPath.fileName(of: path))))
+    static func resolveKey(ofFilePath path: String) -> String {
+        let name = VaultPath.fileName(of: path)
+        if let key = asciiKey(name) { return key }
+        return stripMarkdownExtension(UnicodeNormalization.matchKey(String(name)))
     }
 
-    /// The key of a link path: see `resolveKey(ofFilePath:)`. Empty for same-note links (`[[#Heading]]`).
-    public static func resolveKey(ofLinkPath path: String) -> String {
+    /// `resolveKey` of an ASCII file name, in one pass and at most one allocation (ASCII needs no
+    /// normalization, and lowercasing and `.md` are bytes); nil for other names.
+    private static func asciiKey(_ name: Substring) -> String? {
+        var name = name
+        return name.withUTF8 { bytes -> String? in
+            var hasUppercase = false
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUppercase = true }
+            }
+            var end = bytes.count
+            while end >= 3 && bytes[end - 3] == UInt8(ascii: ".") && bytes[end - 2] == UInt8(ascii: "m") && bytes[end - 1] == UInt8(ascii: "d") {
+                end -= 3
+            }
+            let kept = UnsafeBufferPointer(rebasing: bytes[..<end])
+            guard hasUppercase else { return String(decoding: kept, as: UTF8.self) }
+            return String(unsafeUninitializedCapacity: end) { buffer in
+                for (offset, byte) in kept.enumerated() {
+                    buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                }
+                return end
+            }
+        }
+    }
+
+    static func resolveKey(ofLinkPath path: String) -> String {
+        guard path.utf8.last == UInt8(ascii: "/") else { return resolveKey(ofFilePath: path) }
         var trimmed = Substring(path)
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        return stripMarkdownExtension(UnicodeNormalization.matchKey(String(VaultPath.fileName(of: String(trimmed)))))
+        return resolveKey(ofFilePath: String(trimmed))
     }
 
     // MARK: Helpers
@@ -124,47 +195,57 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
     /// Strips every trailing `.md` (`report.md.md` → `report`), so that a link and every file it could
     /// resolve to share one key, whichever of the `.md` spellings is written.
     private static func stripMarkdownExtension(_ key: String) -> String {
-        var key = Substring(key)
-        while key.hasSuffix(".md") { key = key.dropLast(3) }
-        return String(key)
+        // Most keys do not end in `.md` bytes; those cannot end in the characters `.md` either.
+        guard key.utf8.count >= 3, key.utf8.suffix(3).elementsEqual(".md".utf8) else { return key }
+        var stripped = Substring(key)
+        while stripped.hasSuffix(".md") { stripped = stripped.dropLast(3) }
+        return String(stripped)
     }
 
-    private func exactPathOrNote(_ path: String) -> File? {
+    private func exactPathOrNote(_ path: String) -> Int? {
         guard !path.isEmpty else { return nil }
         let key = UnicodeNormalization.matchKey(path)
-        return exactPath(key, preferring: path) ?? exactPath(key + ".md", preferring: path + ".md")
+        return exactPath(key, preferring: path) ?? exactNotePath(key, preferring: path)
     }
 
     /// A file whose whole path matches; among case variants the exact spelling, else the first in byte order.
-    private func exactPath(_ key: String, preferring spelling: String) -> File? {
+    private func exactPath(_ key: String, preferring spelling: String) -> Int? {
         guard let indexes = indexesByPathKey[key] else { return nil }
-        let found = indexes.map { files[$0] }
-        return found.first(where: { $0.path == spelling }) ?? found.min(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) })
+        if indexes.count == 1 { return indexes[0] }
+        return indexes.first(where: { entries[$0].path == spelling })
+            ?? indexes.min(by: { entries[$0].path.utf8.lexicographicallyPrecedes(entries[$1].path.utf8) })
+    }
+
+    /// `exactPath(key + ".md", preferring: spelling + ".md")`.
+    private func exactNotePath(_ key: String, preferring spelling: String) -> Int? {
+        guard let indexes = indexesByNotePathKey[key] else { return nil }
+        if indexes.count == 1 { return indexes[0] }
+        return exactPath(key + ".md", preferring: spelling + ".md")
     }
 
     /// Among files whose name (or, for a path with folders, whose path suffix) equals `key`: the one in
     /// the source's own folder, else the shortest path, else the first in byte order.
-    private func best(among key: String, sourceFolderKey: String) -> File? {
-        guard let indexes = indexesByResolveKey[Self.resolveKey(ofLinkPath: key)] else { return nil }
+    private func best(among key: String, sourceFolderKey: String, candidates: [Int]?) -> Int? {
+        guard let indexes = candidates ?? indexesByResolveKey[Self.resolveKey(ofLinkPath: key)] else { return nil }
         let hasFolder = key.utf8.contains(UInt8(ascii: "/"))
         let suffix = hasFolder ? "/" + key : ""
-        var chosen: File? = nil
+        var chosen: Int? = nil
         var chosenInSourceFolder = false
         var chosenLength = 0
         for index in indexes {
-            let file = files[index]
+            let file = entries[index]
             let isMatch = hasFolder ? (file.pathKey == key || file.pathKey.hasSuffix(suffix)) : file.nameKey == key
             guard isMatch else { continue }
             let inSourceFolder = file.folderKey == sourceFolderKey
-            let length = file.path.unicodeScalars.count
+            let length = file.pathLength
             if let current = chosen {
                 if chosenInSourceFolder && !inSourceFolder { continue }
                 if inSourceFolder == chosenInSourceFolder {
                     if length > chosenLength { continue }
-                    if length == chosenLength && !file.path.utf8.lexicographicallyPrecedes(current.path.utf8) { continue }
+                    if length == chosenLength && !file.path.utf8.lexicographicallyPrecedes(entries[current].path.utf8) { continue }
                 }
             }
-            chosen = file
+            chosen = index
             chosenInSourceFolder = inSourceFolder
             chosenLength = length
         }

@@ -9,8 +9,13 @@ public enum UnicodeNormalization {
 
     /// The key used for case-insensitive matching: NFC, then lowercased.
     public static func matchKey(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        return nfc(text).lowercased()
+        var hasUppercase = false
+        for byte in text.utf8 {
+            if byte >= 0x80 { return nfc(text).lowercased() }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUppercase = true }
+        }
+        // ASCII: already NFC; already lowercase keys (most link and path keys) are returned as they are.
+        return hasUppercase ? text.lowercased() : text
     }
 
     /// A quick check (no allocation) that `text` is already NFC: true when no scalar is a combining mark,

@@ -22,20 +22,36 @@ public enum VaultFileKind: String, Sendable, Codable, CaseIterable {
 /// Helpers for vault-relative paths (`/`-separated, NFC, no leading slash).
 public enum VaultPath {
     public static func fileName(of path: String) -> Substring {
-        guard let slash = path.lastIndex(of: "/") else { return Substring(path) }
-        return path[path.index(after: slash)...]
+        let whole = Substring(path)
+        guard let slash = lastIndex(of: "/", in: whole) else { return whole }
+        return whole[whole.index(after: slash)...]
     }
 
     /// The folder part, `""` for the vault root.
     public static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return String(path[..<slash])
+        let whole = Substring(path)
+        guard let slash = lastIndex(of: "/", in: whole) else { return "" }
+        return String(whole[..<slash])
     }
 
     public static func lowercasedExtension(of path: String) -> String {
         let name = fileName(of: path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        guard let dot = lastIndex(of: ".", in: name), dot != name.startIndex else { return "" }
         return name[name.index(after: dot)...].lowercased()
+    }
+
+    /// The last `character`, as `text.lastIndex(of: character)` finds it. These helpers run for every
+    /// file and link, and the character search walks grapheme clusters: a byte search gives the same
+    /// index whenever the byte's neighbours are ASCII (then it is a character of its own); only otherwise
+    /// (a combining mark after it, say) does the character search decide.
+    @inline(__always)
+    static func lastIndex(of character: Unicode.Scalar, in text: Substring) -> String.Index? {
+        let bytes = text.utf8
+        guard let found = bytes.lastIndex(of: UInt8(ascii: character)) else { return nil }
+        let next = bytes.index(after: found)
+        let isAlone = (next == bytes.endIndex || bytes[next] < 0x80)
+            && (found == bytes.startIndex || bytes[bytes.index(before: found)] < 0x80)
+        return isAlone ? found : text.lastIndex(of: Character(character))
     }
 
     /// The name Obsidian shows: the file name without `.md` for notes, with its extension otherwise.
@@ -47,6 +63,10 @@ public enum VaultPath {
 
     /// Resolves `.` and `..` components; nil when `..` climbs above the vault root.
     public static func normalize(_ path: String) -> String? {
+        // Nothing to resolve without empty, `.` or `..` components (the usual case): the path as it is.
+        if !path.hasPrefix("."), !path.hasPrefix("/"), !path.hasSuffix("/"), !path.containsUTF8("/."), !path.containsUTF8("//") {
+            return path
+        }
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }
