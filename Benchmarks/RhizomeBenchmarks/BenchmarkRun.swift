@@ -60,7 +60,7 @@ struct BenchmarkRun {
         // No-change re-index: median of 7.
         var noChange: [Double] = []
         for _ in 0..<7 { noChange.append(try timed { try indexer.run() }.1) }
-        report("no-change re-index (median of 7)", median(noChange))
+        report("no-change re-index (median of 7)", Measurements.median(noChange))
 
         // One file changed: median of 7 edits of different notes (restored afterwards, so that every run
         // measures the same vault).
@@ -78,7 +78,7 @@ struct BenchmarkRun {
             precondition(result.modified == 1, "expected one modified file, got \(result.modified)")
             oneChanged.append(milliseconds)
         }
-        report("one file changed re-index (median of 7)", median(oneChanged))
+        report("one file changed re-index (median of 7)", Measurements.median(oneChanged))
 
         // Validation: a no-change refresh plus reading the stored results (what `rhizome validate` does).
         var validations: [Double] = []
@@ -90,8 +90,8 @@ struct BenchmarkRun {
                 _ = try store.typedNotes()
             }.1)
         }
-        let validation = median(validations)
-        report("validate (median of 7)", validation, extra: String(format: "%d findings; %.0f ms beyond the no-change re-index", findingCount, validation - median(noChange)))
+        let validation = Measurements.median(validations)
+        report("validate (median of 7)", validation, extra: String(format: "%d findings; %.0f ms beyond the no-change re-index", findingCount, validation - Measurements.median(noChange)))
 
         // A schema change re-checks every note (the stored results no longer apply): switch schemas off, then on.
         var withoutSchemas = IndexOptions()
@@ -111,13 +111,13 @@ struct BenchmarkRun {
         for (index, id) in ids.enumerated() where index % max(1, ids.count / 2_000) == 0 {
             let start = clock.now
             total += try store.backlinks(of: id).count
-            latencies.append(milliseconds(clock.now - start))
+            latencies.append(Measurements.milliseconds(clock.now - start))
         }
         latencies.sort()
         print(String(format: "  %-44@ p50 %.3f ms · p99 %.3f ms (%d queries, %d backlinks)", "backlinks query" as NSString,
-                     percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.count, total))
+                     Measurements.percentile(latencies, 0.5), Measurements.percentile(latencies, 0.99), latencies.count, total))
 
-        print(String(format: "  %-44@ %.0f MB", "peak RSS (this process)" as NSString, peakResidentMegabytes()))
+        print(String(format: "  %-44@ %.0f MB", "peak RSS (this process)" as NSString, Measurements.peakResidentMegabytes()))
     }
 
     /// The generated vault for this size (made once, reused), and its size in bytes.
@@ -136,7 +136,7 @@ struct BenchmarkRun {
         let clock = ContinuousClock()
         let start = clock.now
         let result = try body()
-        return (result, milliseconds(clock.now - start))
+        return (result, Measurements.milliseconds(clock.now - start))
     }
 
     private func report(_ name: String, _ milliseconds: Double, extra: String = "") {
@@ -147,25 +147,4 @@ struct BenchmarkRun {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
-    private func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
-    private func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
-
-    private func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
-    }
-
-    private func peakResidentMegabytes() -> Double {
-        var usage = rusage()
-        #if canImport(Darwin)
-        getrusage(RUSAGE_SELF, &usage)
-        return Double(usage.ru_maxrss) / 1_048_576
-        #else
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024
-        #endif
-    }
 }

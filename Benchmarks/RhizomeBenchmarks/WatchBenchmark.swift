@@ -35,7 +35,7 @@ struct WatchBenchmark {
             if case .stopped = watcher.status.snapshot.phase { throw BenchmarkError.watcherStopped }
             usleep(2_000)
         }
-        print(String(format: "  %-44@ %8.0f ms", "watcher ready (incremental index at start)" as NSString, milliseconds(clock.now - started)))
+        print(String(format: "  %-44@ %8.0f ms", "watcher ready (incremental index at start)" as NSString, Measurements.milliseconds(clock.now - started)))
         let reader = try IndexStore(readOnlyPath: database)
 
         var originals: [(URL, Data)] = []
@@ -55,28 +55,28 @@ struct WatchBenchmark {
                 if clock.now - saved > .seconds(10) { throw BenchmarkError.changeNeverSeen(url.path) }
                 usleep(250)
             }
-            latencies.append(milliseconds(clock.now - saved))
+            latencies.append(Measurements.milliseconds(clock.now - saved))
             usleep(30_000)  // saves are seconds apart in real life; 30 ms keeps them separate batches here
         }
         latencies.sort()
         print(String(format: "  %-44@ p50 %.1f ms · p95 %.1f ms · p99 %.1f ms · max %.1f ms (%d saves)",
-                     "save → query sees it" as NSString, percentile(latencies, 0.5), percentile(latencies, 0.95),
-                     percentile(latencies, 0.99), latencies.last ?? 0, latencies.count))
+                     "save → query sees it" as NSString, Measurements.percentile(latencies, 0.5), Measurements.percentile(latencies, 0.95),
+                     Measurements.percentile(latencies, 0.99), latencies.last ?? 0, latencies.count))
         let batches = events.batches
         let applied = batches.map(\.milliseconds).sorted()
         print(String(format: "  %-44@ %d batches, %d walked the vault · apply p50 %.1f ms · p95 %.1f ms",
-                     "batches" as NSString, batches.count, batches.filter(\.walkedVault).count, percentile(applied, 0.5), percentile(applied, 0.95)))
+                     "batches" as NSString, batches.count, batches.filter(\.walkedVault).count, Measurements.percentile(applied, 0.5), Measurements.percentile(applied, 0.95)))
 
         // Restore the notes (the watcher applies that too), then measure it idle.
         for (url, data) in originals.reversed() { try data.write(to: url) }
         usleep(1_000_000)
-        let cpuBefore = cpuSeconds()
+        let cpuBefore = Measurements.cpuSeconds()
         let idleStart = clock.now
         usleep(5_000_000)
-        let cpu = cpuSeconds() - cpuBefore
-        let idle = milliseconds(clock.now - idleStart) / 1000
+        let cpu = Measurements.cpuSeconds() - cpuBefore
+        let idle = Measurements.milliseconds(clock.now - idleStart) / 1000
         print(String(format: "  %-44@ %.2f%% of one core (%.3f s CPU in %.1f s)", "watcher idle CPU" as NSString, cpu / idle * 100, cpu, idle))
-        print(String(format: "  %-44@ %.0f MB now · %.0f MB peak", "resident memory (watcher + reader)" as NSString, currentResidentMegabytes(), peakResidentMegabytes()))
+        print(String(format: "  %-44@ %.0f MB now · %.0f MB peak", "resident memory (watcher + reader)" as NSString, Measurements.currentResidentMegabytes(), Measurements.peakResidentMegabytes()))
         watcher.stop()
         finished.wait()
     }
@@ -103,43 +103,5 @@ struct WatchBenchmark {
             defer { lock.unlock() }
             return items
         }
-    }
-
-    private func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
-    private func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
-    }
-
-    private func cpuSeconds() -> Double {
-        var usage = rusage()
-        #if canImport(Darwin)
-        getrusage(RUSAGE_SELF, &usage)
-        #else
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        #endif
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    }
-
-    private func currentResidentMegabytes() -> Double {
-        // Linux: VmRSS from /proc; elsewhere the peak is the best available figure.
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return peakResidentMegabytes() }
-        return kilobytes / 1024
-    }
-
-    private func peakResidentMegabytes() -> Double {
-        var usage = rusage()
-        #if canImport(Darwin)
-        getrusage(RUSAGE_SELF, &usage)
-        return Double(usage.ru_maxrss) / 1_048_576
-        #else
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024
-        #endif
     }
 }

@@ -386,26 +386,8 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         }
         return .cannotWatch(path: path, reason: reason, fix: "check the folder's permissions")
     }
-
-    private struct FolderIdentity: Hashable {
-        var device: UInt64
-        var inode: UInt64
-        init(_ status: stat) {
-            device = UInt64(truncatingIfNeeded: status.st_dev)
-            inode = UInt64(truncatingIfNeeded: status.st_ino)
-        }
-    }
 }
 
 private func errnoText() -> String { String(cString: strerror(errno)) }
 
-extension Array where Element == UInt8 {
-    fileprivate func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
-        var terminated = self
-        terminated.append(0)
-        return try terminated.withUnsafeBufferPointer { buffer in
-            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
-        }
-    }
-}
 #endif

@@ -7,18 +7,6 @@ import RhizomeTestSupport
 /// Property test: after any sequence of creates, edits, deletes and renames, the incrementally
 /// maintained index equals a full rebuild of the same vault.
 @Suite struct IncrementalEquivalenceTests {
-    /// SplitMix64: deterministic, so a failing seed can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Includes a name ending in `.md` (file `Report.md.md`, linked as `[[Report.md]]`) and case twins.
     static let names = ["Alpha", "beta", "Gamma", "alpha", "Delta note", "Café", "Zeta", "Eta", "Report.md"]
     static let folders = ["", "A", "A/B", "C", "a"]

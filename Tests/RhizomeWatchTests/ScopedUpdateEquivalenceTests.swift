@@ -9,18 +9,6 @@ import RhizomeTestSupport
 /// both paths, for a folder operation the folder) and the index must equal a full rebuild of the vault.
 /// Steps that touch only files must not fall back to a walk, or the scoped path would go untested.
 @Suite struct ScopedUpdateEquivalenceTests {
-    /// SplitMix64 (as in IncrementalEquivalenceTests): deterministic, so a failing seed can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Includes a name ending in `.md`, case twins and a non-ASCII name.
     static let names = ["Alpha", "beta", "Gamma", "alpha", "Delta note", "Café", "Zeta", "Report.md"]
     static let folders = ["", "A", "A/B", "C", "a"]

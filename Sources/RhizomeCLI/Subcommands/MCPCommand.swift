@@ -20,19 +20,15 @@ struct MCPCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("Quiet time that ends a burst of changes, in milliseconds.", valueName: "ms"))
-    var debounce = 20
+    @OptionGroup var watching: WatchOptions
 
     func validate() throws {
         if global.json { throw ValidationError("--json makes no sense for mcp: it always speaks JSON-RPC") }
-        if !(0...5_000).contains(debounce) { throw ValidationError("--debounce takes 0 to 5000 milliseconds") }
     }
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let (vaultPath, databasePath) = try VaultSession.locate(global, context: context)
-        var options = VaultWatcher.Options()
-        options.debounce = .milliseconds(debounce)
-        options.index.excludedPaths = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultPath)
+        let options = watching.watcherOptions(vault: vaultPath, database: databasePath)
         let server = VaultMCPServer(vaultPath: vaultPath, databasePath: databasePath, watcherOptions: options) { line in
             context.printError("rhizome mcp: " + line)
         }

@@ -25,19 +25,15 @@ struct WatchCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("Quiet time that ends a burst of changes, in milliseconds.", valueName: "ms"))
-    var debounce = 20
+    @OptionGroup var watching: WatchOptions
 
     func validate() throws {
         if global.noRefresh { throw ValidationError("--no-refresh makes no sense for watch: it keeps the index current") }
-        if !(0...5_000).contains(debounce) { throw ValidationError("--debounce takes 0 to 5000 milliseconds") }
     }
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let (vaultPath, databasePath) = try VaultSession.locate(global, context: context)
-        var options = VaultWatcher.Options()
-        options.debounce = .milliseconds(debounce)
-        options.index.excludedPaths = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultPath)
+        let options = watching.watcherOptions(vault: vaultPath, database: databasePath)
         let watcher = try VaultWatcher(vaultPath: vaultPath, databasePath: databasePath, options: options)
         let signals = StopSignals({ watcher.stop() }, context: global.json ? nil : context)
         defer { signals.cancel() }

@@ -30,11 +30,11 @@ public struct VaultScanner: Sendable {
         var rootStatus = stat()
         guard stat(root, &rootStatus) == 0 else { throw .unreadableRoot(path: root, reason: errnoDescription()) }
         guard rootStatus.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: root) }
-        var visited: Set<DirectoryIdentity> = []
+        var visited: Set<FolderIdentity> = []
         // Real folders are walked before any folder reached through a symlink, so that when a symlink
         // points at a folder inside the vault, the real folder keeps its own path and the symlink is the
         // one reported as a duplicate.
-        var pending: [PendingDirectory] = [PendingDirectory(diskPath: Array(root.utf8), relativePath: "", realPath: nil, identity: DirectoryIdentity(rootStatus))]
+        var pending: [PendingDirectory] = [PendingDirectory(diskPath: Array(root.utf8), relativePath: "", realPath: nil, identity: FolderIdentity(rootStatus))]
         var pendingThroughSymlinks: [PendingDirectory] = []
         var seenPaths = Set<String>()
         var isRoot = true
@@ -106,7 +106,7 @@ public struct VaultScanner: Sendable {
                 let realPath: String? = isLink ? Self.realPath(of: diskPath) : directory.realPath.map { $0 + "/" + decodedName }
                 switch status.st_mode & S_IFMT {
                 case S_IFDIR:
-                    let next = PendingDirectory(diskPath: diskPath, relativePath: relativePath, realPath: realPath, identity: DirectoryIdentity(status))
+                    let next = PendingDirectory(diskPath: diskPath, relativePath: relativePath, realPath: realPath, identity: FolderIdentity(status))
                     if realPath == nil { pending.append(next) } else { pendingThroughSymlinks.append(next) }
                 case S_IFREG:
                     // Two names on disk can map to one vault path (`Café.md` in NFC and in NFD side by side).
@@ -264,16 +264,7 @@ public struct VaultScanner: Sendable {
         var diskPath: [UInt8]
         var relativePath: String
         var realPath: String?
-        var identity: DirectoryIdentity
-    }
-
-    private struct DirectoryIdentity: Hashable {
-        var device: UInt64
-        var inode: UInt64
-        init(_ status: stat) {
-            device = UInt64(truncatingIfNeeded: status.st_dev)
-            inode = UInt64(truncatingIfNeeded: status.st_ino)
-        }
+        var identity: FolderIdentity
     }
 
     private static func nameAndType(_ entry: UnsafeMutablePointer<dirent>) -> ([UInt8], Int) {
@@ -385,6 +376,17 @@ public struct ScannedFile: Sendable, Hashable {
     public var kind: VaultFileKind { VaultFileKind(path: path) }
 }
 
+/// Which folder a path leads to (device and inode): the same folder reached by two paths is one folder.
+public struct FolderIdentity: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+
+    public init(_ status: stat) {
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
+    }
+}
+
 /// An absolute file-system path as raw bytes.
 public struct DiskPath: Sendable, Hashable {
     public var bytes: [UInt8]
@@ -396,7 +398,8 @@ public struct DiskPath: Sendable, Hashable {
 }
 
 extension Array where Element == UInt8 {
-    func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+    /// The bytes as a NUL-terminated C string (a path with the exact bytes on disk).
+    public func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
         var terminated = self
         terminated.append(0)
         return try terminated.withUnsafeBufferPointer { buffer in
