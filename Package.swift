@@ -41,11 +41,13 @@ let package = Package(
                 .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Claude over the vault: the Anthropic Messages API client (HTTPS, SSE streaming, retries).
+        .target(name: "RhizomeClaude"),
         // Command-line interface as a library, so tests drive it in-process.
         .target(
             name: "RhizomeCLI",
             dependencies: [
-                "RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeMCP",
+                "RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeMCP", "RhizomeClaude",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,6 +69,7 @@ let package = Package(
         .target(name: "RhizomeTestSupport", dependencies: ["RhizomeCore", "RhizomeStore"], path: "Tests/RhizomeTestSupport"),
         .testTarget(name: "RhizomeCoreTests", dependencies: ["RhizomeCore", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeStoreTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeTestSupport"]),
+        .testTarget(name: "RhizomeClaudeTests", dependencies: ["RhizomeClaude", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeWatchTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeTestSupport"]),
         .testTarget(
             name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "RhizomeTestSupport", "rhizome"],

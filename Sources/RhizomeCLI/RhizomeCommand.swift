@@ -3,6 +3,7 @@ import Foundation
 import RhizomeCore
 import RhizomeStore
 import RhizomeWatch
+import RhizomeClaude
 
 /// The `rhizome` command: a thin layer over RhizomeCore and RhizomeStore.
 public struct RhizomeCommand: ParsableCommand {
@@ -16,7 +17,7 @@ public struct RhizomeCommand: ParsableCommand {
             UnresolvedCommand.self, OrphansCommand.self, DeadendsCommand.self, TagsCommand.self, TasksCommand.self,
             PropertiesCommand.self, SearchCommand.self, NeighborsCommand.self, PathCommand.self, GraphCommand.self,
             SQLCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
-            SchemaCommand.self, TypesCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, InitCommand.self, WatchCommand.self, MCPCommand.self,
+            SchemaCommand.self, TypesCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, InitCommand.self, WatchCommand.self, MCPCommand.self, ExploreCommand.self,
         ])
 
     public init() {}
@@ -137,6 +138,12 @@ public enum CLI {
         case let error as WatchError:
             switch error {
             case .alreadyWatched: return (error.code, error.description, .usage)
+            default: return (error.code, error.description, .internalFailure)
+            }
+        case let error as ClaudeError:
+            switch error {
+            case .missingAPIKey: return (error.code, error.description, .usage)
+            case .refused(let status, _, _) where status == 401 || status == 403 || status == 404: return (error.code, error.description, .usage)
             default: return (error.code, error.description, .internalFailure)
             }
         case let error as NoteDraftError:

@@ -219,27 +219,12 @@ struct VaultTools: Sendable {
     }
 
     private func readBody(of file: FileRecord, maxCharacters: Int) -> NoteBody {
-        guard let handle = Self.openNote(vaultPath: vaultPath, path: file.path) else {
+        // Whole, to count its characters, up to the size the indexer reads (16 MiB).
+        guard let (text, isWhole) = NoteText.read(vaultRoot: vaultPath, path: file.path) else {
             return NoteBody(text: nil, characters: 0, truncated: false, problem: "the file could not be read")
         }
-        defer { try? handle.close() }
-        // Whole, to count its characters, up to the size the indexer reads (16 MiB).
-        let data = (try? handle.read(upToCount: 16 << 20)) ?? Data()
-        let text = String(decoding: data, as: UTF8.self)
-        let isWhole = UInt64(data.count) >= (file.size.map(UInt64.init) ?? 0)
         let truncated = text.count > maxCharacters || !isWhole
         return NoteBody(text: truncated ? String(text.prefix(maxCharacters)) : text, characters: isWhole ? text.count : nil, truncated: truncated, problem: nil)
-    }
-
-    /// Opens a note by its vault path; on disk its name may be in NFD (macOS) rather than the NFC of the path.
-    private static func openNote(vaultPath: String, path: String) -> FileHandle? {
-        if let handle = FileHandle(forReadingAtPath: vaultPath + "/" + path) { return handle }
-        let folder = VaultPath.folder(of: path)
-        let folderPath = folder.isEmpty ? vaultPath : vaultPath + "/" + folder
-        let name = String(VaultPath.fileName(of: path))
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folderPath),
-              let match = entries.first(where: { UnicodeNormalization.nfc($0) == name }) else { return nil }
-        return FileHandle(forReadingAtPath: folderPath + "/" + match)
     }
 
     private static func tool(_ name: String, title: String, _ description: String, properties: [String: Value], required: [String] = []) -> Tool {

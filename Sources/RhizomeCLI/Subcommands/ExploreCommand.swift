@@ -1,0 +1,243 @@
+import ArgumentParser
+import Foundation
+import RhizomeClaude
+import RhizomeCore
+import RhizomeStore
+
+/// `rhizome explore "QUESTION"`: answers from the most relevant notes, streamed, with [[wikilink]] citations.
+struct ExploreCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Ask your notes: a short answer from the most relevant notes, streamed, citing them as [[wikilinks]].",
+        discussion: """
+            Picks at most 20 notes (full-text rank over the question's words, boosted by links among the best \
+            matches and by recency), sends them as numbered excerpts to a fast model (default \(Explore.defaultModel), \
+            at most \(Explore.defaultMaxTokens) output tokens, temperature \(Explore.defaultTemperature)) and streams its \
+            2–4 sentence answer. Needs ANTHROPIC_API_KEY (or, on macOS, the Keychain item rhizome/anthropic); \
+            --dry-run shows the notes, the exact prompt and an estimated cost without calling the API.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The question.")
+    var question: String
+
+    @Flag(name: .long, help: "Show the selected notes, the exact prompt and an estimated cost; do not call the API.")
+    var dryRun = false
+
+    @Option(name: .long, help: ArgumentHelp("The model.", valueName: "id"))
+    var model = Explore.defaultModel
+
+    func validate() throws {
+        if question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the question is empty") }
+    }
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let session = try VaultSession.open(global, context: context)
+        let relevant = try session.store.relevantNotes(for: question)
+        let candidates = relevant.map { note -> (path: String, name: String, date: String, body: String) in
+            let text = NoteText.read(vaultRoot: session.vaultPath, path: note.path, maxBytes: 256 * 1024)?.text ?? ""
+            return (note.path, note.name, note.date ?? Self.day(note.modified), String(NoteText.body(of: text)))
+        }
+        let (prompt, included) = Explore.prompt(question: question, notes: candidates)
+        let request = MessagesAPI.Request(
+            model: model, maxTokens: Explore.defaultMaxTokens, messages: [.init(role: .user, content: prompt)],
+            system: Explore.systemPrompt, temperature: Explore.defaultTemperature)
+        let inputEstimate = Explore.estimatedTokens(Explore.systemPrompt) + Explore.estimatedTokens(prompt)
+        let costEstimate = ModelPrices.cost(model: model, inputTokens: inputEstimate, outputTokens: Explore.defaultMaxTokens)
+
+        if dryRun {
+            let plan = DryRun(
+                model: model, maxTokens: Explore.defaultMaxTokens, temperature: Explore.defaultTemperature, notes: included,
+                scores: relevant.filter { note in included.contains { $0.path == note.path } }, system: Explore.systemPrompt, prompt: prompt,
+                estimatedInputTokens: inputEstimate, estimatedCostUSD: costEstimate)
+            if global.json {
+                printJSON(plan, vault: session.vaultPath, context: context)
+            } else {
+                context.print("Notes (\(included.count)):")
+                for note in included {
+                    let score = relevant.first { $0.path == note.path }?.score ?? 0
+                    context.print(String(format: "  [%d] %@  (score %.2f, %@)", note.number, note.path, score, note.date))
+                }
+                context.print("\nModel: \(model) · max \(Explore.defaultMaxTokens) output tokens · temperature \(Explore.defaultTemperature)")
+                context.print("\nSystem prompt:\n\(Explore.systemPrompt)\n\nUser message:\n\(prompt)\n")
+                context.print("Estimated: about \(inputEstimate.grouped) input tokens, at most \(Explore.defaultMaxTokens) output tokens"
+                    + (costEstimate.map { String(format: " · at most $%.4f", $0) } ?? " · no price known for \(model)"))
+            }
+            return .success
+        }
+        guard !included.isEmpty else {
+            throw CLIError.invalidArgument("no note matches the words of the question; try other words (`rhizome search` finds notes by word)")
+        }
+        guard let key = APIKey.resolve(environment: context.environment) else { throw ClaudeError.missingAPIKey }
+        let client = AnthropicClient(settings: AnthropicClient.Settings(baseURL: APIKey.baseURL(environment: context.environment), apiKey: key))
+        let printer = StreamPrinter(context: context, links: Dictionary(uniqueKeysWithValues: included.map { ($0.number, Self.linkTarget($0, among: included)) }),
+                                    show: !global.json)
+        let answer = try Self.wait {
+            try await client.stream(request, onText: { printer.write($0) }, onRetry: { retry in
+                context.printError("(\(retry.problem); retrying in \(String(format: "%.1f", Double(retry.wait.components.seconds) + Double(retry.wait.components.attoseconds) / 1e18)) s)")
+            })
+        }
+        let shown = printer.finish()
+        let cited = printer.cited
+        let cost = ModelPrices.cost(model: answer.model.isEmpty ? model : answer.model, inputTokens: answer.usage.inputTokens ?? 0, outputTokens: answer.usage.outputTokens ?? 0)
+        if global.json {
+            printJSON(ExploreResult(
+                answer: shown, model: answer.model.isEmpty ? model : answer.model, stopReason: answer.stopReason,
+                sources: included.map { ExploreResult.Source(number: $0.number, path: $0.path, link: "[[\(Self.linkTarget($0, among: included))]]", cited: cited.contains($0.number)) },
+                usage: .init(inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens,
+                             cacheReadInputTokens: answer.usage.cacheReadInputTokens, cacheCreationInputTokens: answer.usage.cacheCreationInputTokens),
+                costUSD: cost, attempts: answer.attempts), vault: session.vaultPath, context: context)
+        } else {
+            context.print("\n")
+            let sources = included.filter { cited.contains($0.number) }
+            if !sources.isEmpty {
+                context.print("Sources:")
+                for note in sources { context.print("  [[\(Self.linkTarget(note, among: included))]] — \(note.path)") }
+            }
+            let usage = "\((answer.usage.inputTokens ?? 0).grouped) in / \((answer.usage.outputTokens ?? 0).grouped) out tokens"
+            context.printError("\(answer.model.isEmpty ? model : answer.model) · \(usage)" + (cost.map { String(format: " · $%.4f", $0) } ?? ""))
+        }
+        return .success
+    }
+
+    /// The shortest wikilink target that names this note among the ones offered (its name, or its path
+    /// without `.md` when two share a name).
+    static func linkTarget(_ note: Explore.ContextNote, among notes: [Explore.ContextNote]) -> String {
+        let clashes = notes.filter { $0.name.lowercased() == note.name.lowercased() }.count > 1
+        return clashes ? String(note.path.dropLast(note.path.hasSuffix(".md") ? 3 : 0)) : note.name
+    }
+
+    static func day(_ nanoseconds: Int64?) -> String {
+        guard let nanoseconds else { return "undated" }
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = .current
+        return formatter.string(from: Date(timeIntervalSince1970: Double(nanoseconds) / 1e9))
+    }
+
+    /// Runs async work from this synchronous command; Ctrl-C cancels it (the request stops cleanly).
+    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        let task = Task {
+            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            box.done.signal()
+        }
+        let signals = StopSignals({ task.cancel() })
+        defer { signals.cancel() }
+        box.done.wait()
+        return try box.result!.get()
+    }
+
+    private final class ResultBox<T>: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<T, Error>?
+    }
+
+    struct DryRun: Encodable {
+        var model: String
+        var maxTokens: Int
+        var temperature: Double
+        var notes: [Explore.ContextNote]
+        var scores: [IndexStore.RelevantNote]
+        var system: String
+        var prompt: String
+        var estimatedInputTokens: Int
+        var estimatedCostUSD: Double?
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(model, forKey: .model)
+            try container.encode(maxTokens, forKey: .maxTokens)
+            try container.encode(temperature, forKey: .temperature)
+            try container.encode(notes, forKey: .notes)
+            try container.encode(scores, forKey: .scores)
+            try container.encode(system, forKey: .system)
+            try container.encode(prompt, forKey: .prompt)
+            try container.encode(estimatedInputTokens, forKey: .estimatedInputTokens)
+            try container.encode(estimatedCostUSD, forKey: .estimatedCostUSD)
+        }
+
+        enum CodingKeys: String, CodingKey { case model, maxTokens, temperature, notes, scores, system, prompt, estimatedInputTokens, estimatedCostUSD }
+    }
+
+    struct ExploreResult: Encodable {
+        struct Source: Encodable {
+            var number: Int
+            var path: String
+            var link: String
+            var cited: Bool
+        }
+        struct Usage: Encodable {
+            var inputTokens: Int?
+            var outputTokens: Int?
+            var cacheReadInputTokens: Int?
+            var cacheCreationInputTokens: Int?
+
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(inputTokens, forKey: .inputTokens)
+                try container.encode(outputTokens, forKey: .outputTokens)
+                try container.encode(cacheReadInputTokens, forKey: .cacheReadInputTokens)
+                try container.encode(cacheCreationInputTokens, forKey: .cacheCreationInputTokens)
+            }
+
+            enum CodingKeys: String, CodingKey { case inputTokens, outputTokens, cacheReadInputTokens, cacheCreationInputTokens }
+        }
+        var answer: String
+        var model: String
+        var stopReason: String?
+        var sources: [Source]
+        var usage: Usage
+        var costUSD: Double?
+        var attempts: Int
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(answer, forKey: .answer)
+            try container.encode(model, forKey: .model)
+            try container.encode(stopReason, forKey: .stopReason)
+            try container.encode(sources, forKey: .sources)
+            try container.encode(usage, forKey: .usage)
+            try container.encode(costUSD, forKey: .costUSD)
+            try container.encode(attempts, forKey: .attempts)
+        }
+
+        enum CodingKeys: String, CodingKey { case answer, model, stopReason, sources, usage, costUSD, attempts }
+    }
+}
+
+/// Writes streamed text as it arrives, with `[n]` citations turned into `[[wikilinks]]`.
+final class StreamPrinter: @unchecked Sendable {
+    private let context: CommandContext
+    private let show: Bool
+    private let lock = NSLock()
+    private var rewriter: CitationRewriter
+    private var text = ""
+
+    init(context: CommandContext, links: [Int: String], show: Bool) {
+        self.context = context
+        self.show = show
+        rewriter = CitationRewriter(links: links)
+    }
+
+    func write(_ piece: String) {
+        lock.withLock {
+            let ready = rewriter.feed(piece)
+            text += ready
+            if show && !ready.isEmpty { context.standardOutput.write(ready) }
+        }
+    }
+
+    /// The whole answer as shown.
+    func finish() -> String {
+        lock.withLock {
+            let rest = rewriter.finish()
+            text += rest
+            if show && !rest.isEmpty { context.standardOutput.write(rest) }
+            return text
+        }
+    }
+
+    var cited: [Int] { lock.withLock { rewriter.cited } }
+}

@@ -1,0 +1,329 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A client of the Anthropic Messages API over HTTPS, streaming with Server-Sent Events. No SDK.
+///
+/// Streaming: `URLSession.bytes(for:)` does not exist in swift-corelibs-foundation (Linux), so responses are
+/// read through a `URLSessionDataDelegate`, which receives each chunk as libcurl (Linux) or the system
+/// (macOS) delivers it — one code path on both, no C binding to maintain.
+///
+/// Retries: 429, 529, 5xx, dropped connections and `overloaded_error`/`api_error` stream events are retried
+/// with exponential backoff and full jitter, waiting at least `retry-after` when the API sends it — but only
+/// while no text has been shown: after that, a retry would show the answer twice, so the call fails with
+/// `.interrupted`. Other 4xx answers fail at once with the API's error type and message.
+public final class AnthropicClient: Sendable {
+    public struct Settings: Sendable {
+        /// `ANTHROPIC_BASE_URL`, default `https://api.anthropic.com`.
+        public var baseURL: URL
+        public var apiKey: String
+        /// No byte of the response within this: the attempt fails (and is retried).
+        public var firstByteTimeout: Duration = .seconds(30)
+        /// The whole call, retries included.
+        public var totalTimeout: Duration = .seconds(300)
+        public var maximumRetries = 4
+        public var initialBackoff: Duration = .milliseconds(500)
+        public var maximumBackoff: Duration = .seconds(30)
+
+        public init(baseURL: URL, apiKey: String) {
+            self.baseURL = baseURL
+            self.apiKey = apiKey
+        }
+    }
+
+    /// A finished streamed answer.
+    public struct Answer: Sendable {
+        public var text: String
+        public var model: String
+        public var stopReason: String?
+        public var usage: MessagesAPI.Usage
+        /// 1 when the first attempt succeeded.
+        public var attempts: Int
+    }
+
+    /// Said before each retry (for a progress line).
+    public struct Retry: Sendable {
+        public var attempt: Int
+        public var problem: String
+        public var wait: Duration
+    }
+
+    public let settings: Settings
+
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    /// Streams an answer; `onText` receives each piece of text as it arrives (on a background thread).
+    public func stream(
+        _ request: MessagesAPI.Request, onText: @escaping @Sendable (String) -> Void, onRetry: @escaping @Sendable (Retry) -> Void = { _ in }
+    ) async throws(ClaudeError) -> Answer {
+        var request = request
+        request.stream = true
+        let body: Data
+        do { body = try JSONEncoder().encode(request) } catch { throw .malformedResponse("the request could not be encoded: \(error)") }
+        let clock = ContinuousClock()
+        let deadline = clock.now + settings.totalTimeout
+        var attempt = 1
+        while true {
+            if Task.isCancelled { throw .cancelled }
+            let outcome = await self.attempt(body: body, deadline: deadline, onText: onText)
+            switch outcome {
+            case .answered(var answer):
+                answer.attempts = attempt
+                return answer
+            case .failed(let error):
+                throw error
+            case .retryable(let problem, let retryAfter, let textShown):
+                if textShown { throw .interrupted(problem: problem) }
+                guard attempt <= settings.maximumRetries else { throw .gaveUp(attempts: attempt, lastProblem: problem) }
+                let wait = backoff(attempt: attempt, retryAfter: retryAfter)
+                guard clock.now + wait < deadline else {
+                    throw .timedOut(what: "an answer (retries included)", seconds: Self.seconds(settings.totalTimeout))
+                }
+                onRetry(Retry(attempt: attempt, problem: problem, wait: wait))
+                do { try await Task.sleep(for: wait) } catch { throw .cancelled }
+                attempt += 1
+            }
+        }
+    }
+
+    // MARK: One attempt
+
+    private enum Outcome {
+        case answered(Answer)
+        case retryable(problem: String, retryAfter: Duration?, textShown: Bool)
+        case failed(ClaudeError)
+    }
+
+    private func attempt(body: Data, deadline: ContinuousClock.Instant, onText: @escaping @Sendable (String) -> Void) async -> Outcome {
+        var request = URLRequest(url: settings.baseURL.appendingPathComponent("v1/messages"))
+        request.httpMethod = "POST"
+        request.setValue(settings.apiKey, forHTTPHeaderField: "x-api-key")
+        request.setValue(MessagesAPI.version, forHTTPHeaderField: "anthropic-version")
+        request.setValue("application/json", forHTTPHeaderField: "content-type")
+        request.setValue("text/event-stream", forHTTPHeaderField: "accept")
+        request.httpBody = body
+        request.timeoutInterval = Self.seconds(settings.totalTimeout)
+
+        let transfer = StreamingTransfer()
+        let watchdog = Watchdog(transfer: transfer, firstByteTimeout: settings.firstByteTimeout, deadline: deadline)
+        let clock = ContinuousClock()
+        let started = clock.now
+        return await withTaskCancellationHandler {
+            transfer.start(request)
+            watchdog.start()
+            defer { watchdog.stop() }
+            var parser = ServerSentEventParser()
+            var text = ""
+            var model = ""
+            var stopReason: String?
+            var usage = MessagesAPI.Usage()
+            var status = 0
+            var headers: [String: String] = [:]
+            var errorBody = Data()
+            do {
+                for try await chunk in transfer.chunks {
+                    switch chunk {
+                    case .response(let response):
+                        status = response.statusCode
+                        for (key, value) in response.allHeaderFields {
+                            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+                        }
+                    case .data(let data):
+                        watchdog.sawFirstByte()
+                        guard status == 200 else {
+                            if errorBody.count < 65_536 { errorBody.append(data) }
+                            continue
+                        }
+                        for event in parser.feed(data) {
+                            let decoded: MessagesAPI.StreamEvent
+                            do { decoded = try MessagesAPI.StreamEvent.decode(event.data) } catch {
+                                transfer.cancel()
+                                return .failed(.malformedResponse("a `\(event.name)` event whose data is not the documented JSON"))
+                            }
+                            switch decoded {
+                            case .messageStart(let message):
+                                model = message.model
+                                usage.merge(message.usage)
+                            case .contentBlockDelta(_, .text(let piece)):
+                                text += piece
+                                onText(piece)
+                            case .messageDelta(let reason, let delta):
+                                stopReason = reason ?? stopReason
+                                if let delta { usage.merge(delta) }
+                            case .messageStop:
+                                transfer.cancel()
+                                return .answered(Answer(text: text, model: model, stopReason: stopReason, usage: usage, attempts: 1))
+                            case .error(let type, let message):
+                                transfer.cancel()
+                                let problem = "\(type): \(redacted(message))"
+                                if type == "overloaded_error" || type == "api_error" || type == "rate_limit_error" {
+                                    return .retryable(problem: problem, retryAfter: nil, textShown: !text.isEmpty)
+                                }
+                                return .failed(text.isEmpty ? .refused(status: 200, type: type, message: redacted(message)) : .interrupted(problem: problem))
+                            case .contentBlockStart, .contentBlockStop, .contentBlockDelta, .ping, .unknown:
+                                continue  // other deltas (tool input, thinking) and new event types are not Rhizome's
+                            }
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return .failed(.cancelled) }
+                if let timeout = watchdog.expired {
+                    if timeout == .total { return .failed(.timedOut(what: "the whole answer", seconds: Self.seconds(clock.now - started))) }
+                    return .retryable(problem: "no response within \(Self.seconds(settings.firstByteTimeout).formatted()) s", retryAfter: nil, textShown: !text.isEmpty)
+                }
+                let reason = (error as NSError).localizedDescription
+                if status == 0 && text.isEmpty && (error as? URLError)?.code == .cannotConnectToHost {
+                    return .retryable(problem: "cannot connect (\(reason))", retryAfter: nil, textShown: false)
+                }
+                return .retryable(problem: "the connection dropped (\(reason))", retryAfter: nil, textShown: !text.isEmpty)
+            }
+            if Task.isCancelled { return .failed(.cancelled) }
+            if let timeout = watchdog.expired {
+                if timeout == .total { return .failed(.timedOut(what: "the whole answer", seconds: Self.seconds(clock.now - started))) }
+                return .retryable(problem: "no response within \(Self.seconds(settings.firstByteTimeout).formatted()) s", retryAfter: nil, textShown: !text.isEmpty)
+            }
+            if status != 200 {
+                return httpFailure(status: status, body: errorBody, headers: headers)
+            }
+            return .retryable(problem: "the stream ended before `message_stop`", retryAfter: nil, textShown: !text.isEmpty)
+        } onCancel: {
+            transfer.cancel()
+        }
+    }
+
+    private func httpFailure(status: Int, body: Data, headers: [String: String]) -> Outcome {
+        let detail = try? JSONDecoder().decode(MessagesAPI.ErrorBody.self, from: body)
+        let type = detail?.error.type ?? "http_error"
+        let message = redacted(detail?.error.message ?? String(decoding: body.prefix(300), as: UTF8.self))
+        if status == 429 || status == 529 || status >= 500 {
+            let retryAfter = headers["retry-after"].flatMap(Double.init).map { Duration.milliseconds(Int($0 * 1000)) }
+            return .retryable(problem: "HTTP \(status) \(type): \(message)", retryAfter: retryAfter, textShown: false)
+        }
+        return .failed(.refused(status: status, type: type, message: message))
+    }
+
+    /// Full jitter over an exponential ceiling, but never sooner than the server asked.
+    private func backoff(attempt: Int, retryAfter: Duration?) -> Duration {
+        let ceiling = min(settings.initialBackoff * (1 << min(attempt - 1, 16)), settings.maximumBackoff)
+        let jittered = Duration.nanoseconds(Int64.random(in: 0...max(1, Int64(Self.seconds(ceiling) * 1e9))))
+        guard let retryAfter else { return jittered }
+        return max(min(retryAfter, .seconds(60)), jittered)
+    }
+
+    /// The key never leaves Rhizome in a message, even if a server echoed it.
+    private func redacted(_ text: String) -> String {
+        settings.apiKey.isEmpty ? text : text.replacingOccurrences(of: settings.apiKey, with: "[redacted]")
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// One HTTP request whose response arrives as chunks (`URLSessionDataDelegate`).
+final class StreamingTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    enum Chunk: Sendable {
+        case response(HTTPURLResponse)
+        case data(Data)
+    }
+
+    let chunks: AsyncThrowingStream<Chunk, Error>
+    private let continuation: AsyncThrowingStream<Chunk, Error>.Continuation
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var isCancelled = false
+
+    override init() {
+        (chunks, continuation) = AsyncThrowingStream.makeStream(of: Chunk.self)
+        super.init()
+    }
+
+    func start(_ request: URLRequest) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = request.timeoutInterval
+        // The session keeps its delegate until it is invalidated, which happens when the task completes.
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        let task = session.dataTask(with: request)
+        let cancelled = lock.withLock { () -> Bool in
+            self.task = task
+            return isCancelled
+        }
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = lock.withLock { () -> URLSessionDataTask? in
+            isCancelled = true
+            return self.task
+        }
+        task?.cancel()
+        continuation.finish()
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        if let response = response as? HTTPURLResponse { continuation.yield(.response(response)) }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        continuation.yield(.data(data))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+        session.finishTasksAndInvalidate()
+    }
+}
+
+/// Cancels a transfer that gets no first byte in time, or that runs past the call's deadline.
+final class Watchdog: @unchecked Sendable {
+    enum Expiry: Sendable { case firstByte, total }
+
+    private let transfer: StreamingTransfer
+    private let firstByteTimeout: Duration
+    private let deadline: ContinuousClock.Instant
+    private let lock = NSLock()
+    private var firstByteSeen = false
+    private var expiry: Expiry?
+    private var timer: Task<Void, Never>?
+
+    init(transfer: StreamingTransfer, firstByteTimeout: Duration, deadline: ContinuousClock.Instant) {
+        self.transfer = transfer
+        self.firstByteTimeout = firstByteTimeout
+        self.deadline = deadline
+    }
+
+    var expired: Expiry? { lock.withLock { expiry } }
+
+    func sawFirstByte() { lock.withLock { firstByteSeen = true } }
+
+    func start() {
+        let firstByteDeadline = ContinuousClock.now + firstByteTimeout
+        timer = Task { [self] in
+            while !Task.isCancelled {
+                let now = ContinuousClock.now
+                let (seen, done) = lock.withLock { (firstByteSeen, expiry != nil) }
+                if done { return }
+                if now >= deadline {
+                    lock.withLock { expiry = .total }
+                    transfer.cancel()
+                    return
+                }
+                if !seen && now >= firstByteDeadline {
+                    lock.withLock { expiry = .firstByte }
+                    transfer.cancel()
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    func stop() { timer?.cancel() }
+}

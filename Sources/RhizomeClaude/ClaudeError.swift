@@ -1,0 +1,69 @@
+/// Why a call to Claude gave no answer. Messages say what failed and how to fix it, and never contain the
+/// API key.
+public enum ClaudeError: Error, Sendable, Equatable {
+    /// No `ANTHROPIC_API_KEY` (nor a Keychain entry on macOS).
+    case missingAPIKey
+    /// The API refused the request (4xx other than 429), with its error type and message.
+    case refused(status: Int, type: String, message: String)
+    /// Rate limited, overloaded or failing (429, 529, 5xx, dropped connections) after every retry.
+    case gaveUp(attempts: Int, lastProblem: String)
+    /// No first byte within the limit, or the whole answer took too long.
+    case timedOut(what: String, seconds: Double)
+    /// The stream broke after part of the answer was shown (retrying would show it twice).
+    case interrupted(problem: String)
+    /// A response that is not what the API documents.
+    case malformedResponse(String)
+    case cannotConnect(url: String, reason: String)
+    case cancelled
+}
+
+extension ClaudeError: CustomStringConvertible {
+    /// Stable machine-readable code for JSON output.
+    public var code: String {
+        switch self {
+        case .missingAPIKey: return "missing-api-key"
+        case .refused: return "api-refused"
+        case .gaveUp: return "api-unavailable"
+        case .timedOut: return "api-timeout"
+        case .interrupted: return "api-interrupted"
+        case .malformedResponse: return "api-malformed-response"
+        case .cannotConnect: return "api-unreachable"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .missingAPIKey:
+            #if os(macOS)
+            let keychain = " or store it in the Keychain (`security add-generic-password -s rhizome -a anthropic -w`)"
+            #else
+            let keychain = ""
+            #endif
+            return "no Anthropic API key: set ANTHROPIC_API_KEY (https://console.anthropic.com/settings/keys)\(keychain). "
+                + "Add --dry-run to see the notes and the exact prompt without calling the API."
+        case .refused(let status, let type, let message):
+            let fix: String
+            switch status {
+            case 401: fix = "check ANTHROPIC_API_KEY"
+            case 403: fix = "the key may not have access to this model; try another with --model"
+            case 404: fix = "check the model name (--model) and ANTHROPIC_BASE_URL"
+            case 413: fix = "the prompt is too large; lower the token budget in the vault config"
+            default: fix = "see the message"
+            }
+            return "the Anthropic API refused the request (HTTP \(status) \(type): \(message)); \(fix)"
+        case .gaveUp(let attempts, let lastProblem):
+            return "the Anthropic API did not answer after \(attempts) attempt\(attempts == 1 ? "" : "s") (last: \(lastProblem)); try again in a minute"
+        case .timedOut(let what, let seconds):
+            return "\(what) did not come within \(seconds.formatted()) s; check your connection or try again"
+        case .interrupted(let problem):
+            return "the answer broke off part way (\(problem)); run the command again"
+        case .malformedResponse(let detail):
+            return "the Anthropic API sent a response Rhizome cannot read (\(detail)); check ANTHROPIC_BASE_URL"
+        case .cannotConnect(let url, let reason):
+            return "cannot reach \(url) (\(reason)); check your connection and ANTHROPIC_BASE_URL"
+        case .cancelled:
+            return "cancelled"
+        }
+    }
+}

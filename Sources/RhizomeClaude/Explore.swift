@@ -1,0 +1,168 @@
+import Foundation
+
+/// `explore`: a question answered from numbered note excerpts by a fast, cheap model.
+public enum Explore {
+    public static let defaultModel = "claude-haiku-4-5"
+    public static let defaultMaxTokens = 512
+    public static let defaultTemperature = 0.3
+    /// Excerpts are trimmed so that the prompt stays within about this many tokens.
+    public static let defaultContextTokens = 6_000
+
+    public static let systemPrompt = """
+        You answer questions about the user's own notes, using only the numbered excerpts you are given. \
+        Answer in 2 to 4 sentences. Cite the excerpts you rely on as [n], right after the claim they support, \
+        using only the numbers given. If the excerpts do not answer the question, say so in one sentence.
+        """
+
+    /// A note offered to the model as `[n] excerpt (date)`.
+    public struct ContextNote: Sendable, Encodable, Equatable {
+        public var number: Int
+        public var path: String
+        /// The name a wikilink to it uses (the file name without `.md`).
+        public var name: String
+        /// `YYYY-MM-DD`.
+        public var date: String
+        public var excerpt: String
+
+        public init(number: Int, path: String, name: String, date: String, excerpt: String) {
+            self.number = number
+            self.path = path
+            self.name = name
+            self.date = date
+            self.excerpt = excerpt
+        }
+    }
+
+    /// The user message: the numbered excerpts, then the question. Notes are added in order while the
+    /// estimated size stays within `tokenBudget`; each excerpt is cut to its share of the budget.
+    public static func prompt(question: String, notes: [(path: String, name: String, date: String, body: String)], tokenBudget: Int = defaultContextTokens)
+        -> (text: String, included: [ContextNote]) {
+        let perNote = max(200, tokenBudget * 4 / max(1, min(notes.count, 20)))  // characters
+        var included: [ContextNote] = []
+        var text = "Excerpts from my notes:\n\n"
+        for note in notes.prefix(20) {
+            let excerpt = Self.excerpt(note.body, characters: perNote)
+            guard !excerpt.isEmpty else { continue }
+            let entry = "[\(included.count + 1)] \(note.name): \(excerpt) (\(note.date))\n\n"
+            if estimatedTokens(text + entry) > tokenBudget && !included.isEmpty { break }
+            text += entry
+            included.append(ContextNote(number: included.count + 1, path: note.path, name: note.name, date: note.date, excerpt: excerpt))
+        }
+        text += "Question: \(question)"
+        return (text, included)
+    }
+
+    /// About 4 characters a token: good enough for a budget and a cost estimate (the API reports the real count).
+    public static func estimatedTokens(_ text: String) -> Int { (text.count + 3) / 4 }
+
+    /// The body on one line, without markdown clutter, cut at a word boundary.
+    static func excerpt(_ body: String, characters: Int) -> String {
+        var lines: [Substring] = []
+        var inCode = false
+        for line in body.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") { inCode.toggle(); continue }
+            if inCode || trimmed.isEmpty || trimmed.hasPrefix("%%") { continue }
+            lines.append(Substring(trimmed))
+        }
+        let flat = lines.joined(separator: " ")
+        guard flat.count > characters else { return flat }
+        let cut = flat.prefix(characters)
+        return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + " …"
+    }
+}
+
+/// Turns the model's `[n]` citations into `[[wikilinks]]` as the text streams: a `[` is held back until
+/// its number and `]` have arrived (they may come in different pieces). Numbers with no note, and
+/// brackets that hold anything but a number, pass through unchanged.
+public struct CitationRewriter: Sendable {
+    private let links: [Int: String]
+    private var held = ""
+    public private(set) var cited: [Int] = []
+
+    /// `links`: citation number → the wikilink target (a note name or path).
+    public init(links: [Int: String]) {
+        self.links = links
+    }
+
+    /// The text that can be shown now.
+    public mutating func feed(_ piece: String) -> String {
+        var output = ""
+        for character in piece {
+            if held.isEmpty {
+                if character == "[" { held = "[" } else { output.append(character) }
+                continue
+            }
+            held.append(character)
+            if character == "]" {
+                let number = Int(held.dropFirst().dropLast())
+                if let number, let target = links[number] {
+                    output += "[[\(target)]]"
+                    if !cited.contains(number) { cited.append(number) }
+                } else {
+                    output += held
+                }
+                held = ""
+            } else if !character.isNumber || held.count > 6 {
+                // Not a citation: `[` followed by something else. Re-read the rest after the `[`.
+                let rest = String(held.dropFirst())
+                held = ""
+                output += "[" + feed(rest)
+            }
+        }
+        return output
+    }
+
+    /// What is still held back when the text ends.
+    public mutating func finish() -> String {
+        defer { held = "" }
+        return held
+    }
+}
+
+/// Prices in US dollars per million tokens (input, output), for estimates and the usage ledger.
+public enum ModelPrices {
+    public static let perMillionTokens: [String: (input: Double, output: Double)] = [
+        "claude-haiku-4-5": (1.00, 5.00),
+        "claude-sonnet-4-6": (3.00, 15.00),
+        "claude-sonnet-4-5": (3.00, 15.00),
+        "claude-opus-4-5": (5.00, 25.00),
+    ]
+
+    /// The cost of a call, or nil for a model without a known price. Dated model ids (`claude-haiku-4-5-20251001`)
+    /// are priced as their family.
+    public static func cost(model: String, inputTokens: Int, outputTokens: Int) -> Double? {
+        let price = perMillionTokens[model] ?? perMillionTokens.first { model.hasPrefix($0.key + "-") }?.value
+        guard let price else { return nil }
+        return (Double(inputTokens) * price.input + Double(outputTokens) * price.output) / 1_000_000
+    }
+}
+
+/// Where the API key comes from: `ANTHROPIC_API_KEY`, else (macOS) the Keychain item with service
+/// `rhizome` and account `anthropic`.
+public enum APIKey {
+    public static func resolve(environment: [String: String]) -> String? {
+        if let key = environment["ANTHROPIC_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty { return key }
+        #if os(macOS)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/security")
+        process.arguments = ["find-generic-password", "-s", "rhizome", "-a", "anthropic", "-w"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let key = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return key.isEmpty ? nil : key
+        #else
+        return nil
+        #endif
+    }
+
+    /// `ANTHROPIC_BASE_URL`, default `https://api.anthropic.com`.
+    public static func baseURL(environment: [String: String]) -> URL {
+        environment["ANTHROPIC_BASE_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? URL(string: "https://api.anthropic.com")!
+    }
+}

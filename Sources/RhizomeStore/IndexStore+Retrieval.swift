@@ -1,0 +1,91 @@
+import Foundation
+import RhizomeCore
+
+extension IndexStore {
+    /// A note chosen to answer a question, with the parts of its score.
+    public struct RelevantNote: Sendable, Encodable {
+        public var path: String
+        public var name: String
+        /// Modification time, nanoseconds since 1970.
+        public var modified: Int64?
+        /// The note's own date: its `created` or `date` property when it has one (`2026-11-18`).
+        public var date: String?
+        /// text + graph + recency.
+        public var score: Double
+        /// Full-text relevance, 0…1 (the best match is 1).
+        public var textScore: Double
+        /// Links to or from the best matches.
+        public var graphScore: Double
+        /// Newer notes a little higher.
+        public var recencyScore: Double
+    }
+
+    /// The notes most relevant to a question: full-text rank (BM25 over title and body, any of the
+    /// question's words), boosted by graph proximity (links to or from the five best matches: +0.1 each,
+    /// at most +0.3) and recency (+0.1 for a note changed today, halving every 30 days).
+    public func relevantNotes(for question: String, limit: Int = 20, now: Date = Date()) throws -> [RelevantNote] {
+        let words = Self.questionWords(question)
+        guard !words.isEmpty else { return [] }
+        let expression = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " OR ")
+        let statement = try connection.prepare("""
+            SELECT f.id, f.path, f.name, f.mtime_ns, bm25(note_fts, 10.0, 1.0) AS rank,
+                   (SELECT json_extract(p.value_json, '$') FROM property p
+                    WHERE p.file_id = f.id AND p.key IN ('created', 'date') AND p.type IN ('date', 'string') ORDER BY p.key = 'date' LIMIT 1)
+            FROM note_fts JOIN file f ON f.id = note_fts.rowid
+            WHERE note_fts MATCH ? AND f.kind = 'note' ORDER BY rank LIMIT ?
+            """)
+        statement.bind(.text(expression), .integer(Int64(max(limit * 3, 30))))
+        var candidates: [(id: Int64, note: RelevantNote)] = []
+        while try statement.step() {
+            let relevance = -statement.double(4)  // bm25: lower is better
+            candidates.append((statement.int(0), RelevantNote(
+                path: statement.text(1), name: statement.text(2), modified: statement.optionalInt(3),
+                date: statement.optionalText(5).map { String($0.prefix(10)) },
+                score: 0, textScore: relevance, graphScore: 0, recencyScore: 0)))
+        }
+        guard let best = candidates.map(\.note.textScore).max(), best > 0 else { return [] }
+        // Links between the best matches and the other candidates.
+        let top = Set(candidates.prefix(5).map(\.id))
+        let ids = candidates.map { String($0.id) }.joined(separator: ",")
+        let links = try connection.prepare("""
+            SELECT source_id, target_id FROM link WHERE source_id IN (\(ids)) AND target_id IN (\(ids)) AND source_id != target_id
+            """)
+        var linkCounts: [Int64: Int] = [:]
+        while try links.step() {
+            let (source, target) = (links.int(0), links.int(1))
+            if top.contains(source) { linkCounts[target, default: 0] += 1 }
+            if top.contains(target) { linkCounts[source, default: 0] += 1 }
+        }
+        let nowNanoseconds = now.timeIntervalSince1970 * 1e9
+        let notes = candidates.map { candidate -> RelevantNote in
+            var note = candidate.note
+            note.textScore = max(0, note.textScore) / best
+            note.graphScore = min(0.3, 0.1 * Double(linkCounts[candidate.id] ?? 0))
+            if let modified = note.modified {
+                let days = max(0, (nowNanoseconds - Double(modified)) / 86_400e9)
+                note.recencyScore = 0.1 * pow(0.5, days / 30)
+            }
+            note.score = note.textScore + note.graphScore + note.recencyScore
+            return note
+        }
+        return Array(notes.sorted { $0.score != $1.score ? $0.score > $1.score : $0.path < $1.path }.prefix(limit))
+    }
+
+    /// The words of a question worth searching for: lowercased, without the commonest English words.
+    static func questionWords(_ question: String) -> [String] {
+        var seen = Set<String>()
+        return question.lowercased()
+            .split { !($0.isLetter || $0.isNumber) }
+            .map(String.init)
+            .filter { ($0.count >= 3 || $0.unicodeScalars.contains { $0.value >= 0x3000 }) && !stopWords.contains($0) && seen.insert($0).inserted }
+    }
+
+    private static let stopWords: Set<String> = [
+        "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out",
+        "has", "have", "how", "its", "did", "does", "what", "when", "where", "which", "who", "whom", "why", "with",
+        "this", "that", "these", "those", "from", "about", "into", "over", "than", "then", "there", "their", "they",
+        "them", "were", "will", "would", "should", "could", "been", "being", "some", "such", "only", "also", "just",
+        "more", "most", "much", "very", "your", "yours", "mine", "my", "me", "we", "us", "is", "it", "of", "to", "in",
+        "on", "at", "by", "or", "as", "be", "do", "so", "if", "an", "a", "i", "tell", "know", "say", "said", "notes", "note",
+    ]
+}
