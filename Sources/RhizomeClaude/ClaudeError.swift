@@ -15,6 +15,8 @@ public enum ClaudeError: Error, Sendable, Equatable {
     case malformedResponse(String)
     case cannotConnect(url: String, reason: String)
     case cancelled
+    /// The call would take this month's spending over the budget set in the vault config.
+    case overBudget(spentUSD: Double, budgetUSD: Double, estimateUSD: Double)
 }
 
 extension ClaudeError: CustomStringConvertible {
@@ -29,6 +31,7 @@ extension ClaudeError: CustomStringConvertible {
         case .malformedResponse: return "api-malformed-response"
         case .cannotConnect: return "api-unreachable"
         case .cancelled: return "cancelled"
+        case .overBudget: return "over-budget"
         }
     }
 
@@ -64,6 +67,9 @@ extension ClaudeError: CustomStringConvertible {
             return "cannot reach \(url) (\(reason)); check your connection and ANTHROPIC_BASE_URL"
         case .cancelled:
             return "cancelled"
+        case .overBudget(let spent, let budget, let estimate):
+            return String(format: "this call (up to $%.4f) would take this month's spending ($%.4f so far) over the budget of $%.2f "
+                + "(`claude: budget:` in .rhizome/config.yaml); raise the budget, or wait for next month", estimate, spent, budget)
         }
     }
 }

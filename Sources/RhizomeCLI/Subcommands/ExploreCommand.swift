@@ -25,8 +25,8 @@ struct ExploreCommand: RhizomeSubcommand {
     @Flag(name: .long, help: "Show the selected notes, the exact prompt and an estimated cost; do not call the API.")
     var dryRun = false
 
-    @Option(name: .long, help: ArgumentHelp("The model.", valueName: "id"))
-    var model = Explore.defaultModel
+    @Option(name: .long, help: ArgumentHelp("The model (default \(Explore.defaultModel), or `claude: explore: model:` in the vault config).", valueName: "id"))
+    var model: String?
 
     func validate() throws {
         if question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the question is empty") }
@@ -34,22 +34,22 @@ struct ExploreCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
+        let config = try VaultConfig.load(vaultRoot: session.vaultPath)
+        let call = ClaudeCall(
+            feature: "explore", defaults: (Explore.defaultModel, Explore.defaultMaxTokens, Explore.defaultTemperature, Explore.systemPrompt),
+            configured: config.claude.explore, budgetUSD: config.claude.budgetUSD, modelOverride: model, context: context)
         let relevant = try session.store.relevantNotes(for: question)
         let candidates = relevant.map { note -> (path: String, name: String, date: String, body: String) in
             let text = NoteText.read(vaultRoot: session.vaultPath, path: note.path, maxBytes: 256 * 1024)?.text ?? ""
             return (note.path, note.name, note.date ?? Self.day(note.modified), String(NoteText.body(of: text)))
         }
         let (prompt, included) = Explore.prompt(question: question, notes: candidates)
-        let request = MessagesAPI.Request(
-            model: model, maxTokens: Explore.defaultMaxTokens, messages: [.init(role: .user, content: prompt)],
-            system: Explore.systemPrompt, temperature: Explore.defaultTemperature)
-        let inputEstimate = Explore.estimatedTokens(Explore.systemPrompt) + Explore.estimatedTokens(prompt)
-        let costEstimate = ModelPrices.cost(model: model, inputTokens: inputEstimate, outputTokens: Explore.defaultMaxTokens)
+        let (inputEstimate, costEstimate) = call.maximumCost(prompt)
 
         if dryRun {
             let plan = DryRun(
-                model: model, maxTokens: Explore.defaultMaxTokens, temperature: Explore.defaultTemperature, notes: included,
-                scores: relevant.filter { note in included.contains { $0.path == note.path } }, system: Explore.systemPrompt, prompt: prompt,
+                model: call.model, maxTokens: call.maxTokens, temperature: call.temperature, notes: included,
+                scores: relevant.filter { note in included.contains { $0.path == note.path } }, system: call.systemPrompt, prompt: prompt,
                 estimatedInputTokens: inputEstimate, estimatedCostUSD: costEstimate)
             if global.json {
                 printJSON(plan, vault: session.vaultPath, context: context)
@@ -59,32 +59,26 @@ struct ExploreCommand: RhizomeSubcommand {
                     let score = relevant.first { $0.path == note.path }?.score ?? 0
                     context.print(String(format: "  [%d] %@  (score %.2f, %@)", note.number, note.path, score, note.date))
                 }
-                context.print("\nModel: \(model) · max \(Explore.defaultMaxTokens) output tokens · temperature \(Explore.defaultTemperature)")
-                context.print("\nSystem prompt:\n\(Explore.systemPrompt)\n\nUser message:\n\(prompt)\n")
-                context.print("Estimated: about \(inputEstimate.grouped) input tokens, at most \(Explore.defaultMaxTokens) output tokens"
-                    + (costEstimate.map { String(format: " · at most $%.4f", $0) } ?? " · no price known for \(model)"))
+                context.print("\nModel: \(call.model) · max \(call.maxTokens) output tokens · temperature \(call.temperature)")
+                context.print("\nSystem prompt:\n\(call.systemPrompt)\n\nUser message:\n\(prompt)\n")
+                context.print("Estimated: about \(inputEstimate.grouped) input tokens, at most \(call.maxTokens) output tokens"
+                    + (costEstimate.map { String(format: " · at most $%.4f", $0) } ?? " · no price known for \(call.model)"))
             }
             return .success
         }
         guard !included.isEmpty else {
             throw CLIError.invalidArgument("no note matches the words of the question; try other words (`rhizome search` finds notes by word)")
         }
-        guard let key = APIKey.resolve(environment: context.environment) else { throw ClaudeError.missingAPIKey }
-        let client = AnthropicClient(settings: AnthropicClient.Settings(baseURL: APIKey.baseURL(environment: context.environment), apiKey: key))
-        let printer = StreamPrinter(context: context, links: Dictionary(uniqueKeysWithValues: included.map { ($0.number, Self.linkTarget($0, among: included)) }),
-                                    show: !global.json)
-        let answer = try Self.wait {
-            try await client.stream(request, onText: { printer.write($0) }, onRetry: { retry in
-                context.printError("(\(retry.problem); retrying in \(String(format: "%.1f", Double(retry.wait.components.seconds) + Double(retry.wait.components.attoseconds) / 1e18)) s)")
-            })
-        }
+        let links = Dictionary(uniqueKeysWithValues: included.map { ($0.number, Self.linkTarget($0, among: included)) })
+        let printer = StreamPrinter(context: context, links: links, show: !global.json)
+        let (answer, cost) = try call.stream(prompt, vault: session.vaultPath) { printer.write($0) }
         let shown = printer.finish()
         let cited = printer.cited
-        let cost = ModelPrices.cost(model: answer.model.isEmpty ? model : answer.model, inputTokens: answer.usage.inputTokens ?? 0, outputTokens: answer.usage.outputTokens ?? 0)
+        let model = answer.model.isEmpty ? call.model : answer.model
         if global.json {
             printJSON(ExploreResult(
-                answer: shown, model: answer.model.isEmpty ? model : answer.model, stopReason: answer.stopReason,
-                sources: included.map { ExploreResult.Source(number: $0.number, path: $0.path, link: "[[\(Self.linkTarget($0, among: included))]]", cited: cited.contains($0.number)) },
+                answer: shown, model: model, stopReason: answer.stopReason,
+                sources: included.map { ExploreResult.Source(number: $0.number, path: $0.path, link: "[[\(links[$0.number]!)]]", cited: cited.contains($0.number)) },
                 usage: .init(inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens,
                              cacheReadInputTokens: answer.usage.cacheReadInputTokens, cacheCreationInputTokens: answer.usage.cacheCreationInputTokens),
                 costUSD: cost, attempts: answer.attempts), vault: session.vaultPath, context: context)
@@ -93,10 +87,10 @@ struct ExploreCommand: RhizomeSubcommand {
             let sources = included.filter { cited.contains($0.number) }
             if !sources.isEmpty {
                 context.print("Sources:")
-                for note in sources { context.print("  [[\(Self.linkTarget(note, among: included))]] — \(note.path)") }
+                for note in sources { context.print("  [[\(links[note.number]!)]] — \(note.path)") }
             }
             let usage = "\((answer.usage.inputTokens ?? 0).grouped) in / \((answer.usage.outputTokens ?? 0).grouped) out tokens"
-            context.printError("\(answer.model.isEmpty ? model : answer.model) · \(usage)" + (cost.map { String(format: " · $%.4f", $0) } ?? ""))
+            context.printError("\(model) · \(usage)" + (cost.map { String(format: " · $%.4f", $0) } ?? ""))
         }
         return .success
     }
@@ -114,24 +108,6 @@ struct ExploreCommand: RhizomeSubcommand {
         formatter.dateFormat = "yyyy-MM-dd"
         formatter.timeZone = .current
         return formatter.string(from: Date(timeIntervalSince1970: Double(nanoseconds) / 1e9))
-    }
-
-    /// Runs async work from this synchronous command; Ctrl-C cancels it (the request stops cleanly).
-    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = ResultBox<T>()
-        let task = Task {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
-            box.done.signal()
-        }
-        let signals = StopSignals({ task.cancel() })
-        defer { signals.cancel() }
-        box.done.wait()
-        return try box.result!.get()
-    }
-
-    private final class ResultBox<T>: @unchecked Sendable {
-        let done = DispatchSemaphore(value: 0)
-        var result: Result<T, Error>?
     }
 
     struct DryRun: Encodable {

@@ -12,7 +12,7 @@ public struct VaultConfig: Sendable {
     public static let supportedVersion = 1
     /// Where the config lives, relative to the vault.
     public static let relativePath = ".rhizome/config.yaml"
-    static let keys = ["version", "schemas", "exclude", "types", "claudeCode"]
+    static let keys = ["version", "schemas", "exclude", "types", "claudeCode", "claude"]
 
     /// The vault's schema folder, vault-relative.
     public var schemaFolder = ".rhizome/schemas"
@@ -25,6 +25,8 @@ public struct VaultConfig: Sendable {
     public var claudeCodeFolder = "ClaudeCode"
     /// `type:` values that mean a schema type (`meeting: session`).
     public var typeMappings: [String: String] = [:]
+    /// Settings of `explore` and `reflect` (`claude:`): models, limits, prompts, a monthly budget.
+    public var claude = ClaudeSettings()
     /// The file's text, part of the schema fingerprint; nil when there is no config file.
     public var sourceText: String?
 
@@ -103,6 +105,8 @@ public struct VaultConfig: Sendable {
                     for mapping in try reader.mapping(entry.value, what: "`types`") {
                         config.typeMappings[mapping.key] = try reader.string(mapping)
                     }
+                case "claude":
+                    config.claude = try ClaudeSettings.parse(entry, reader: reader, file: file)
                 default:
                     throw SchemaError(
                         .invalidConfig, file: file, line: entry.keyLine, column: entry.keyColumn,
@@ -151,5 +155,88 @@ extension String {
         while text.hasPrefix("./") { text.removeFirst(2) }
         while text.hasSuffix("/") { text.removeLast() }
         return text
+    }
+}
+
+/// `claude:` in `.rhizome/config.yaml`:
+///
+///     claude:
+///       budget: 20            # US dollars a month; a call that would exceed it stops
+///       explore: { model: claude-haiku-4-5, maxTokens: 512, temperature: 0.3, prompt: "…" }
+///       reflect: { model: claude-sonnet-4-6, maxTokens: 2048, temperature: 0.7, prompt: "…", folder: Reflections }
+public struct ClaudeSettings: Sendable {
+    /// One feature's settings; nil means the built-in default.
+    public struct Feature: Sendable {
+        public var model: String?
+        public var maxTokens: Int?
+        public var temperature: Double?
+        /// Replaces the built-in system prompt.
+        public var prompt: String?
+        /// `reflect`: the vault folder reflections are written to.
+        public var folder: String?
+    }
+
+    public var budgetUSD: Double?
+    public var explore = Feature()
+    public var reflect = Feature()
+
+    public init() {}
+
+    static func parse(_ entry: FrontmatterEntry, reader: SchemaNodeReader, file: String) throws(SchemaError) -> ClaudeSettings {
+        var settings = ClaudeSettings()
+        for item in try reader.mapping(entry.value, what: "`claude`") {
+            switch item.key {
+            case "budget":
+                let budget = try reader.number(item)
+                guard budget >= 0 else {
+                    throw SchemaError(.invalidConfig, file: file, line: item.value.line, column: item.value.column,
+                                      message: "`budget` must be zero or more (US dollars a month)", fix: "write it like `budget: 20`")
+                }
+                settings.budgetUSD = budget
+            case "explore": settings.explore = try Feature.parse(item, reader: reader, file: file)
+            case "reflect": settings.reflect = try Feature.parse(item, reader: reader, file: file)
+            default:
+                throw SchemaError(.invalidConfig, file: file, line: item.keyLine, column: item.keyColumn,
+                                  message: "unknown key `claude.\(item.key)`", fix: "use only: budget, explore, reflect")
+            }
+        }
+        return settings
+    }
+}
+
+extension ClaudeSettings.Feature {
+    static func parse(_ entry: FrontmatterEntry, reader: SchemaNodeReader, file: String) throws(SchemaError) -> Self {
+        var feature = Self()
+        for item in try reader.mapping(entry.value, what: "`claude.\(entry.key)`") {
+            switch item.key {
+            case "model": feature.model = try reader.string(item)
+            case "maxTokens":
+                let value = try reader.count(item)
+                guard value >= 1 else {
+                    throw SchemaError(.invalidConfig, file: file, line: item.value.line, column: item.value.column, message: "`maxTokens` must be at least 1")
+                }
+                feature.maxTokens = value
+            case "temperature":
+                let value = try reader.number(item)
+                guard (0...1).contains(value) else {
+                    throw SchemaError(.invalidConfig, file: file, line: item.value.line, column: item.value.column,
+                                      message: "`temperature` must be from 0 to 1", fix: "write it like `temperature: 0.3`")
+                }
+                feature.temperature = value
+            case "prompt": feature.prompt = try reader.string(item)
+            case "folder" where entry.key == "reflect":
+                let folder = try reader.string(item).trimmingSlashes
+                guard !folder.isEmpty, !folder.hasPrefix("/"), VaultPath.normalize(folder) == folder else {
+                    throw SchemaError(.invalidConfig, file: file, line: item.value.line, column: item.value.column,
+                                      message: "`folder` must be a folder inside the vault, relative to it", fix: "write it like `Reflections`")
+                }
+                feature.folder = folder
+            default:
+                throw SchemaError(.invalidConfig, file: file, line: item.keyLine, column: item.keyColumn,
+                                  message: "unknown key `claude.\(entry.key).\(item.key)`",
+                                  fix: "use only: model, maxTokens, temperature, prompt" + (entry.key == "reflect" ? ", folder" : ""))
+            }
+        }
+        return feature
     }
 }
