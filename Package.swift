@@ -42,7 +42,7 @@ let package = Package(
             ]
         ),
         // Claude over the vault: the Anthropic Messages API client (HTTPS, SSE streaming, retries).
-        .target(name: "RhizomeClaude"),
+        .target(name: "RhizomeClaude", dependencies: ["RhizomeCore"]),
         // Command-line interface as a library, so tests drive it in-process.
         .target(
             name: "RhizomeCLI",

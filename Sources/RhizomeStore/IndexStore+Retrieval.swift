@@ -71,6 +71,33 @@ extension IndexStore {
         return Array(notes.sorted { $0.score != $1.score ? $0.score > $1.score : $0.path < $1.path }.prefix(limit))
     }
 
+    /// The notes created or changed in a period, newest first: changed (modification time) between
+    /// `from` and `to`, or with a `created` or `date` property in `fromDay…toDay` (`YYYY-MM-DD`). Notes
+    /// under `excludingFolder` (earlier reflections) are left out.
+    public func notesInPeriod(from: Date, to: Date, fromDay: String, toDay: String, excludingFolder: String?) throws -> [RelevantNote] {
+        let statement = try connection.prepare("""
+            SELECT f.path, f.name, f.mtime_ns,
+                   (SELECT json_extract(p.value_json, '$') FROM property p
+                    WHERE p.file_id = f.id AND p.key IN ('created', 'date') AND p.type IN ('date', 'string') ORDER BY p.key = 'date' LIMIT 1) AS day
+            FROM file f
+            WHERE f.kind = 'note' AND (? = '' OR (f.path NOT LIKE ? ESCAPE '\\'))
+              AND ((f.mtime_ns BETWEEN ? AND ?) OR (substr(day, 1, 10) BETWEEN ? AND ?))
+            ORDER BY coalesce(substr(day, 1, 10), '') DESC, f.mtime_ns DESC, f.path
+            """)
+        let folder = excludingFolder ?? ""
+        statement.bind(
+            .text(folder), .text(Self.escapeLike(folder) + "/%"),
+            .integer(Int64(from.timeIntervalSince1970 * 1e9)), .integer(Int64(to.timeIntervalSince1970 * 1e9)),
+            .text(fromDay), .text(toDay))
+        var notes: [RelevantNote] = []
+        while try statement.step() {
+            notes.append(RelevantNote(
+                path: statement.text(0), name: statement.text(1), modified: statement.optionalInt(2),
+                date: statement.optionalText(3).map { String($0.prefix(10)) }, score: 0, textScore: 0, graphScore: 0, recencyScore: 0))
+        }
+        return notes
+    }
+
     /// The words of a question worth searching for: lowercased, without the commonest English words.
     static func questionWords(_ question: String) -> [String] {
         var seen = Set<String>()
