@@ -59,6 +59,22 @@ public final class AnthropicClient: Sendable {
     public func stream(
         _ request: MessagesAPI.Request, onText: @escaping @Sendable (String) -> Void, onRetry: @escaping @Sendable (Retry) -> Void = { _ in }
     ) async throws(ClaudeError) -> Answer {
+        // One choke point: nothing the server sent leaves the client with the key in it.
+        let key = settings.apiKey
+        do {
+            return try await streamWithRetries(request, onText: onText) { retry in
+                var retry = retry
+                retry.problem = Self.redact(retry.problem, key: key)
+                onRetry(retry)
+            }
+        } catch {
+            throw error.redacting(key)
+        }
+    }
+
+    private func streamWithRetries(
+        _ request: MessagesAPI.Request, onText: @escaping @Sendable (String) -> Void, onRetry: @escaping @Sendable (Retry) -> Void
+    ) async throws(ClaudeError) -> Answer {
         var request = request
         request.stream = true
         let body: Data
@@ -77,7 +93,10 @@ public final class AnthropicClient: Sendable {
                 throw error
             case .retryable(let problem, let retryAfter, let textShown):
                 if textShown { throw .interrupted(problem: problem) }
-                guard attempt <= settings.maximumRetries else { throw .gaveUp(attempts: attempt, lastProblem: problem) }
+                guard attempt <= settings.maximumRetries else {
+                    if let reason = problem.connectionFailure { throw .cannotConnect(url: settings.baseURL.absoluteString, reason: reason) }
+                    throw .gaveUp(attempts: attempt, lastProblem: problem)
+                }
                 let wait = backoff(attempt: attempt, retryAfter: retryAfter)
                 guard clock.now + wait < deadline else {
                     throw .timedOut(what: "an answer (retries included)", seconds: Self.seconds(settings.totalTimeout))
@@ -105,7 +124,8 @@ public final class AnthropicClient: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "content-type")
         request.setValue("text/event-stream", forHTTPHeaderField: "accept")
         request.httpBody = body
-        request.timeoutInterval = Self.seconds(settings.totalTimeout)
+        // The watchdog enforces both limits; URLSession's own (whole seconds on Linux) must never fire first.
+        request.timeoutInterval = Self.seconds(settings.totalTimeout).rounded(.up) + 5
 
         let transfer = StreamingTransfer()
         let watchdog = Watchdog(transfer: transfer, firstByteTimeout: settings.firstByteTimeout, deadline: deadline)
@@ -175,9 +195,10 @@ public final class AnthropicClient: Sendable {
                     if timeout == .total { return .failed(.timedOut(what: "the whole answer", seconds: Self.seconds(clock.now - started))) }
                     return .retryable(problem: "no response within \(Self.seconds(settings.firstByteTimeout).formatted()) s", retryAfter: nil, textShown: !text.isEmpty)
                 }
-                let reason = (error as NSError).localizedDescription
-                if status == 0 && text.isEmpty && (error as? URLError)?.code == .cannotConnectToHost {
-                    return .retryable(problem: "cannot connect (\(reason))", retryAfter: nil, textShown: false)
+                let reason = Self.describe(error)
+                if status == 0 && text.isEmpty, let code = (error as? URLError)?.code,
+                   [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet].contains(code) {
+                    return .retryable(problem: Self.cannotConnectPrefix + reason + ")", retryAfter: nil, textShown: false)
                 }
                 return .retryable(problem: "the connection dropped (\(reason))", retryAfter: nil, textShown: !text.isEmpty)
             }
@@ -197,8 +218,9 @@ public final class AnthropicClient: Sendable {
 
     private func httpFailure(status: Int, body: Data, headers: [String: String]) -> Outcome {
         let detail = try? JSONDecoder().decode(MessagesAPI.ErrorBody.self, from: body)
-        let type = detail?.error.type ?? "http_error"
-        let message = redacted(detail?.error.message ?? String(decoding: body.prefix(300), as: UTF8.self))
+        let type = redacted(detail?.error.type ?? "http_error")
+        // Redacted before it is cut, so that a key across the cut cannot leave half of itself.
+        let message = String(redacted(detail?.error.message ?? String(decoding: body, as: UTF8.self)).prefix(300))
         if status == 429 || status == 529 || status >= 500 {
             let retryAfter = headers["retry-after"].flatMap(Double.init).map { Duration.milliseconds(Int($0 * 1000)) }
             return .retryable(problem: "HTTP \(status) \(type): \(message)", retryAfter: retryAfter, textShown: false)
@@ -216,7 +238,29 @@ public final class AnthropicClient: Sendable {
 
     /// The key never leaves Rhizome in a message, even if a server echoed it.
     private func redacted(_ text: String) -> String {
-        settings.apiKey.isEmpty ? text : text.replacingOccurrences(of: settings.apiKey, with: "[redacted]")
+        Self.redact(text, key: settings.apiKey)
+    }
+
+    static func redact(_ text: String, key: String) -> String {
+        key.isEmpty ? text : text.replacingOccurrences(of: key, with: "[redacted]")
+    }
+
+    static let cannotConnectPrefix = "cannot connect ("
+
+    /// What went wrong in the network layer, in words (not `NSURLErrorDomain error -1001`).
+    static func describe(_ error: Error) -> String {
+        guard let code = (error as? URLError)?.code else { return (error as NSError).localizedDescription }
+        switch code {
+        case .timedOut: return "timed out"
+        case .cannotConnectToHost: return "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: return "unknown host"
+        case .networkConnectionLost: return "connection lost"
+        case .notConnectedToInternet: return "no network"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
+            return "the TLS connection failed"
+        case .badServerResponse: return "a response that is not HTTP"
+        default: return "network error \(code.rawValue)"
+        }
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -326,4 +370,12 @@ final class Watchdog: @unchecked Sendable {
     }
 
     func stop() { timer?.cancel() }
+}
+
+extension String {
+    /// The reason inside a "cannot connect (…)" problem; nil for other problems.
+    var connectionFailure: String? {
+        guard hasPrefix(AnthropicClient.cannotConnectPrefix), hasSuffix(")") else { return nil }
+        return String(dropFirst(AnthropicClient.cannotConnectPrefix.count).dropLast())
+    }
 }

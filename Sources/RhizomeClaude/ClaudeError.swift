@@ -73,3 +73,19 @@ extension ClaudeError: CustomStringConvertible {
         }
     }
 }
+
+extension ClaudeError {
+    /// The same error with every occurrence of `key` replaced (a server may echo anything).
+    func redacting(_ key: String) -> ClaudeError {
+        func clean(_ text: String) -> String { AnthropicClient.redact(text, key: key) }
+        switch self {
+        case .refused(let status, let type, let message): return .refused(status: status, type: clean(type), message: clean(message))
+        case .gaveUp(let attempts, let lastProblem): return .gaveUp(attempts: attempts, lastProblem: clean(lastProblem))
+        case .timedOut(let what, let seconds): return .timedOut(what: clean(what), seconds: seconds)
+        case .interrupted(let problem): return .interrupted(problem: clean(problem))
+        case .malformedResponse(let detail): return .malformedResponse(clean(detail))
+        case .cannotConnect(let url, let reason): return .cannotConnect(url: clean(url), reason: clean(reason))
+        case .missingAPIKey, .cancelled, .overBudget: return self
+        }
+    }
+}
