@@ -18,6 +18,21 @@ extension IndexStore {
         public var graphScore: Double
         /// Newer notes a little higher.
         public var recencyScore: Double
+
+        /// Every key is always present (`null` when absent).
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encode(name, forKey: .name)
+            try container.encode(modified, forKey: .modified)
+            try container.encode(date, forKey: .date)
+            try container.encode(score, forKey: .score)
+            try container.encode(textScore, forKey: .textScore)
+            try container.encode(graphScore, forKey: .graphScore)
+            try container.encode(recencyScore, forKey: .recencyScore)
+        }
+
+        private enum CodingKeys: String, CodingKey { case path, name, modified, date, score, textScore, graphScore, recencyScore }
     }
 
     /// The notes most relevant to a question: full-text rank (BM25 over title and body, any of the

@@ -1,5 +1,6 @@
 import Foundation
 import RhizomeClaude
+import RhizomeTestSupport
 import Testing
 
 /// The key never comes back out of the client: not in an error, a code, a retry report or an answer, even

@@ -1,5 +1,6 @@
 import Foundation
 import RhizomeClaude
+import RhizomeTestSupport
 import Testing
 
 /// How `AnthropicClientTests` make a call and look at what it gave: the settings, the recorder of pieces and

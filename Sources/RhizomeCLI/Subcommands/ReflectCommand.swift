@@ -145,24 +145,27 @@ struct ReflectCommand: RhizomeSubcommand {
         }
     }
 
-    /// The period's note, or a new version of it when the user edited it; never a file Rhizome did not write.
+    /// The period's latest reflection (`… (2).md` after a first one was edited): replaced only with --force and
+    /// only while unedited; when edited, the next version is written beside it. Never a file Rhizome did not write.
     static func target(folder: String, period: Reflect.Period, vault: String, force: Bool) -> Target {
-        func paths(_ version: Int) -> (String, String) {
+        func paths(_ version: Int) -> (relative: String, absolute: String) {
             let relative = folder + "/" + Reflect.fileName(for: period, version: version)
             return (relative, vault + "/" + relative)
         }
-        let (relative, absolute) = paths(1)
-        guard let (text, _) = NoteText.read(vaultRoot: vault, path: relative) else { return Target(path: relative, absolute: absolute, action: .create) }
-        if Reflect.isUnedited(text) {
+        func exists(_ version: Int) -> Bool {
+            let path = paths(version).absolute
+            return FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+        }
+        guard exists(1) else { return Target(path: paths(1).relative, absolute: paths(1).absolute, action: .create) }
+        var latest = 1
+        while exists(latest + 1) { latest += 1 }
+        let (relative, absolute) = paths(latest)
+        if let (text, _) = NoteText.read(vaultRoot: vault, path: relative), Reflect.isUnedited(text) {
             return force ? Target(path: relative, absolute: absolute, action: .replace, existing: Array(text.utf8))
                 : Target(path: relative, absolute: absolute, action: .refuse)
         }
-        var version = 2
-        while FileManager.default.fileExists(atPath: paths(version).1) || (try? FileManager.default.destinationOfSymbolicLink(atPath: paths(version).1)) != nil {
-            version += 1
-        }
-        let (newRelative, newAbsolute) = paths(version)
-        return Target(path: newRelative, absolute: newAbsolute, action: .newVersion)
+        let next = paths(latest + 1)
+        return Target(path: next.relative, absolute: next.absolute, action: .newVersion)
     }
 
     struct DryRun: Encodable {

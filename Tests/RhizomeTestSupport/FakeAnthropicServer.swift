@@ -1,8 +1,8 @@
 /// A fake Anthropic Messages API: a real HTTP/1.1 server on 127.0.0.1 (POSIX sockets, its own threads) that
 /// records every request and answers each one with the next scripted `Reply` — an SSE stream cut into
 /// chunks, an HTTP error, a slow first byte, a dropped connection. Started and stopped inside each test.
+/// Shared by the client tests (RhizomeClaudeTests) and the `explore`/`reflect` CLI tests (RhizomeCLITests).
 import Foundation
-import RhizomeTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -14,22 +14,22 @@ private let streamSocketType = SOCK_STREAM
 private let sendFlags: Int32 = 0
 #endif
 
-final class FakeAnthropicServer: @unchecked Sendable {
+public final class FakeAnthropicServer: @unchecked Sendable {
     /// One request as it arrived.
-    struct Request: Sendable {
-        var method: String
-        var path: String
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
         /// Header names lowercased.
-        var headers: [String: String]
-        var body: Data
-        var arrival: ContinuousClock.Instant
-        var json: AnyJSON? { AnyJSON.parse(String(decoding: body, as: UTF8.self)) }
+        public var headers: [String: String]
+        public var body: Data
+        public var arrival: ContinuousClock.Instant
+        public var json: AnyJSON? { AnyJSON.parse(String(decoding: body, as: UTF8.self)) }
         /// The whole request as text, head and body, to look for a key where it should not be.
-        var rawText: String
+        public var rawText: String
     }
 
     /// What the server does, in order, to answer one request.
-    enum Step: Sendable {
+    public enum Step: Sendable {
         case send(String)
         case pause(Duration)
         /// Close abruptly (TCP reset, `SO_LINGER` 0) instead of ending the response.
@@ -37,12 +37,14 @@ final class FakeAnthropicServer: @unchecked Sendable {
     }
 
     /// The answer to one request.
-    struct Reply: Sendable {
-        var steps: [Step]
+    public struct Reply: Sendable {
+        public var steps: [Step]
+
+        public init(steps: [Step]) { self.steps = steps }
     }
 
-    let port: UInt16
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public let port: UInt16
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     private let listener: Int32
     private let lock = NSLock()
@@ -53,7 +55,7 @@ final class FakeAnthropicServer: @unchecked Sendable {
     private let threads = DispatchGroup()
 
     /// Binds 127.0.0.1 on a port the system picks and starts accepting.
-    init(script: [Reply]) throws {
+    public init(script: [Reply]) throws {
         self.script = script
         let descriptor = socket(AF_INET, streamSocketType, 0)
         guard descriptor >= 0 else { throw ServerError("socket", errno) }
@@ -90,10 +92,10 @@ final class FakeAnthropicServer: @unchecked Sendable {
     deinit { stop() }
 
     /// The requests received so far, in order of arrival.
-    var requests: [Request] { lock.withLock { recorded } }
+    public var requests: [Request] { lock.withLock { recorded } }
 
     /// Stops accepting, cuts open connections and waits (at most 3 s) for the server's threads to end.
-    func stop() {
+    public func stop() {
         let connections = lock.withLock { () -> Set<Int32> in
             defer { stopping = true }
             return stopping ? [] : openConnections
@@ -231,60 +233,60 @@ final class FakeAnthropicServer: @unchecked Sendable {
         }
     }
 
-    struct ServerError: Error, CustomStringConvertible {
-        var description: String
+    public struct ServerError: Error, CustomStringConvertible {
+        public var description: String
         init(_ call: String, _ code: Int32) { description = "\(call) failed: \(String(cString: strerror(code)))" }
     }
 }
 
 /// Scripted replies built from the event shapes of https://docs.anthropic.com/en/docs/build-with-claude/streaming.
-enum Replies {
-    static let model = "claude-haiku-4-5-20251001"
+public enum Replies {
+    public static let model = "claude-haiku-4-5-20251001"
 
     // MARK: Events
 
-    static func event(_ name: String, _ json: String) -> String { "event: \(name)\ndata: \(json)\n\n" }
+    public static func event(_ name: String, _ json: String) -> String { "event: \(name)\ndata: \(json)\n\n" }
 
-    static func messageStart(inputTokens: Int = 25) -> String {
+    public static func messageStart(inputTokens: Int = 25) -> String {
         event("message_start", #"{"type":"message_start","message":{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message","role":"assistant","content":[],"model":"\#(model)","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":\#(inputTokens),"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}"#)
     }
 
-    static func contentBlockStart(_ index: Int = 0, type: String = "text") -> String {
+    public static func contentBlockStart(_ index: Int = 0, type: String = "text") -> String {
         let block = type == "text" ? #"{"type":"text","text":""}"# : #"{"type":"\#(type)","\#(type)":""}"#
         return event("content_block_start", #"{"type":"content_block_start","index":\#(index),"content_block":\#(block)}"#)
     }
 
-    static func textDelta(_ text: String, index: Int = 0) -> String {
+    public static func textDelta(_ text: String, index: Int = 0) -> String {
         let encoded = String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
         return event("content_block_delta", #"{"type":"content_block_delta","index":\#(index),"delta":{"type":"text_delta","text":\#(encoded)}}"#)
     }
 
-    static func contentBlockStop(_ index: Int = 0) -> String {
+    public static func contentBlockStop(_ index: Int = 0) -> String {
         event("content_block_stop", #"{"type":"content_block_stop","index":\#(index)}"#)
     }
 
-    static func messageDelta(stopReason: String = "end_turn", outputTokens: Int = 15) -> String {
+    public static func messageDelta(stopReason: String = "end_turn", outputTokens: Int = 15) -> String {
         event("message_delta", #"{"type":"message_delta","delta":{"stop_reason":"\#(stopReason)","stop_sequence":null},"usage":{"output_tokens":\#(outputTokens)}}"#)
     }
 
-    static let messageStop = event("message_stop", #"{"type":"message_stop"}"#)
-    static let ping = event("ping", #"{"type": "ping"}"#)
+    public static let messageStop = event("message_stop", #"{"type":"message_stop"}"#)
+    public static let ping = event("ping", #"{"type": "ping"}"#)
 
-    static func errorEvent(type: String = "overloaded_error", message: String = "Overloaded") -> String {
+    public static func errorEvent(type: String = "overloaded_error", message: String = "Overloaded") -> String {
         event("error", #"{"type":"error","error":{"type":"\#(type)","message":"\#(message)"}}"#)
     }
 
     // MARK: Replies
 
-    static let okHead = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
+    public static let okHead = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
         + "request-id: req_011CSHoEeqs5C35K2UUqR7Fy\r\nConnection: close\r\n\r\n"
 
     /// The pieces `normalStream` sends, and what they make.
-    static let pieces = ["Your notes on ", "composting link to ", "[1] and [2], ", "both from March."]
-    static var text: String { pieces.joined() }
+    public static let pieces = ["Your notes on ", "composting link to ", "[1] and [2], ", "both from March."]
+    public static var text: String { pieces.joined() }
 
     /// The events of a whole answer, as the API sends them.
-    static func normalEvents(pieces: [String] = pieces) -> [String] {
+    public static func normalEvents(pieces: [String] = pieces) -> [String] {
         [messageStart(), contentBlockStart(), ping]
             + pieces.map { textDelta($0) }
             + [contentBlockStop(), messageDelta(), messageStop]
@@ -292,7 +294,7 @@ enum Replies {
 
     /// A 200 streamed answer, read until the server closes, its bytes cut into `chunkSize`-byte writes
     /// `delay` apart (cuts fall inside lines and inside UTF-8 sequences).
-    static func stream(_ events: [String], chunkSize: Int = 61, delay: Duration = .milliseconds(2)) -> FakeAnthropicServer.Reply {
+    public static func stream(_ events: [String], chunkSize: Int = 61, delay: Duration = .milliseconds(2)) -> FakeAnthropicServer.Reply {
         let bytes = Array(events.joined().utf8)
         var steps: [FakeAnthropicServer.Step] = [.send(okHead)]
         var index = 0
@@ -306,10 +308,10 @@ enum Replies {
         return .init(steps: steps)
     }
 
-    static var normal: FakeAnthropicServer.Reply { stream(normalEvents()) }
+    public static var normal: FakeAnthropicServer.Reply { stream(normalEvents()) }
 
     /// An HTTP error with the API's JSON error body and a `Content-Length`.
-    static func status(_ code: Int, type: String, message: String, headers: [String: String] = [:], body: String? = nil) -> FakeAnthropicServer.Reply {
+    public static func status(_ code: Int, type: String, message: String, headers: [String: String] = [:], body: String? = nil) -> FakeAnthropicServer.Reply {
         let body = body ?? #"{"type":"error","error":{"type":"\#(type)","message":"\#(message)"},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}"#
         let reason = [401: "Unauthorized", 429: "Too Many Requests", 500: "Internal Server Error", 529: "Overloaded"][code] ?? "Error"
         var head = "HTTP/1.1 \(code) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
@@ -318,15 +320,15 @@ enum Replies {
         return .init(steps: [.send(head + body)])
     }
 
-    static func rateLimited(retryAfter: String, message: String = "Number of request tokens has exceeded your per-minute rate limit") -> FakeAnthropicServer.Reply {
+    public static func rateLimited(retryAfter: String, message: String = "Number of request tokens has exceeded your per-minute rate limit") -> FakeAnthropicServer.Reply {
         status(429, type: "rate_limit_error", message: message, headers: ["retry-after": retryAfter])
     }
 
-    static var overloaded: FakeAnthropicServer.Reply { status(529, type: "overloaded_error", message: "Overloaded") }
-    static var internalError: FakeAnthropicServer.Reply { status(500, type: "api_error", message: "Internal server error") }
+    public static var overloaded: FakeAnthropicServer.Reply { status(529, type: "overloaded_error", message: "Overloaded") }
+    public static var internalError: FakeAnthropicServer.Reply { status(500, type: "api_error", message: "Internal server error") }
 
     /// Nothing at all, not even the status line, for `delay`; then a whole answer (too late).
-    static func slowFirstByte(_ delay: Duration) -> FakeAnthropicServer.Reply {
+    public static func slowFirstByte(_ delay: Duration) -> FakeAnthropicServer.Reply {
         .init(steps: [.pause(delay)] + stream(normalEvents()).steps)
     }
 }
