@@ -17,6 +17,10 @@ public enum ClaudeError: Error, Sendable, Equatable {
     case cancelled
     /// The call would take this month's spending over the budget set in the vault config.
     case overBudget(spentUSD: Double, budgetUSD: Double, estimateUSD: Double)
+    /// `--backend claude-cli`: no `claude` to run.
+    case cliUnavailable(reason: String)
+    /// `--backend claude-cli`: `claude` ran but gave no answer.
+    case cliFailed(message: String)
 }
 
 extension ClaudeError: CustomStringConvertible {
@@ -32,6 +36,8 @@ extension ClaudeError: CustomStringConvertible {
         case .cannotConnect: return "api-unreachable"
         case .cancelled: return "cancelled"
         case .overBudget: return "over-budget"
+        case .cliUnavailable: return "claude-cli-unavailable"
+        case .cliFailed: return "claude-cli-failed"
         }
     }
 
@@ -43,7 +49,8 @@ extension ClaudeError: CustomStringConvertible {
             #else
             let keychain = ""
             #endif
-            return "no Anthropic API key: set ANTHROPIC_API_KEY (https://console.anthropic.com/settings/keys)\(keychain). "
+            return "no Anthropic API key: set ANTHROPIC_API_KEY (https://console.anthropic.com/settings/keys)\(keychain), "
+                + "or use your Claude Code login with --backend claude-cli. "
                 + "Add --dry-run to see the notes and the exact prompt without calling the API."
         case .refused(let status, let type, let message):
             let fix: String
@@ -67,6 +74,10 @@ extension ClaudeError: CustomStringConvertible {
             return "cannot reach \(url) (\(reason)); check your connection and ANTHROPIC_BASE_URL"
         case .cancelled:
             return "cancelled"
+        case .cliUnavailable(let reason):
+            return "\(reason). Install Claude Code (https://docs.anthropic.com/en/docs/claude-code) and log in, or set ANTHROPIC_API_KEY and drop --backend claude-cli"
+        case .cliFailed(let message):
+            return "\(message); run `claude -p hello` to check that Claude Code works and is logged in"
         case .overBudget(let spent, let budget, let estimate):
             return String(format: "this call (up to $%.4f) would take this month's spending ($%.4f so far) over the budget of $%.2f "
                 + "(`claude: budget:` in .rhizome/config.yaml); raise the budget, or wait for next month", estimate, spent, budget)
@@ -85,7 +96,8 @@ extension ClaudeError {
         case .interrupted(let problem): return .interrupted(problem: clean(problem))
         case .malformedResponse(let detail): return .malformedResponse(clean(detail))
         case .cannotConnect(let url, let reason): return .cannotConnect(url: clean(url), reason: clean(reason))
-        case .missingAPIKey, .cancelled, .overBudget: return self
+        case .cliFailed(let message): return .cliFailed(message: clean(message))
+        case .missingAPIKey, .cancelled, .overBudget, .cliUnavailable: return self
         }
     }
 }

@@ -52,11 +52,11 @@ final class ClaudeVault {
 
     /// Runs `rhizome ARGUMENTS --vault V --db D` on its own thread (the command blocks on its API call, which
     /// must not hold a thread of the test's cooperative pool), failing the test after `deadline`.
-    func run(_ arguments: [String], key: Bool = true, deadline: Duration = .seconds(30),
+    func run(_ arguments: [String], key: Bool = true, extraEnvironment: [String: String] = [:], deadline: Duration = .seconds(30),
              sourceLocation: SourceLocation = #_sourceLocation) async -> CLIHarness.Result {
         let cli = self.cli
         let full = arguments + ["--vault", vault.path, "--db", vault.databasePath]
-        let environment = self.environment(key: key)
+        let environment = self.environment(key: key).merging(extraEnvironment) { $1 }
         let once = Once()
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<CLIHarness.Result?, Never>) in
             Thread {

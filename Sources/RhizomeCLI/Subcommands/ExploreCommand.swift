@@ -28,6 +28,9 @@ struct ExploreCommand: RhizomeSubcommand {
     @Option(name: .long, help: ArgumentHelp("The model (default \(Explore.defaultModel), or `claude: explore: model:` in the vault config).", valueName: "id"))
     var model: String?
 
+    @Option(name: .long, help: ArgumentHelp("api (ANTHROPIC_API_KEY) or claude-cli (the Claude Code CLI and its login; no token limit or temperature).", valueName: "backend"))
+    var backend: ClaudeCall.Backend = .api
+
     func validate() throws {
         if question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the question is empty") }
     }
@@ -36,7 +39,7 @@ struct ExploreCommand: RhizomeSubcommand {
         let session = try VaultSession.open(global, context: context)
         let config = try VaultConfig.load(vaultRoot: session.vaultPath)
         let call = ClaudeCall(
-            feature: "explore", defaults: (Explore.defaultModel, Explore.defaultMaxTokens, Explore.defaultTemperature, Explore.systemPrompt),
+            feature: "explore", backend: backend, defaults: (Explore.defaultModel, Explore.defaultMaxTokens, Explore.defaultTemperature, Explore.systemPrompt),
             configured: config.claude.explore, budgetUSD: config.claude.budgetUSD, modelOverride: model, context: context)
         let relevant = try session.store.relevantNotes(for: question)
         let candidates = relevant.map { note -> (path: String, name: String, date: String, body: String) in

@@ -37,6 +37,9 @@ struct ReflectCommand: RhizomeSubcommand {
     @Option(name: .long, help: ArgumentHelp("The model (default \(Reflect.defaultModel), or `claude: reflect: model:` in the vault config).", valueName: "id"))
     var model: String?
 
+    @Option(name: .long, help: ArgumentHelp("api (ANTHROPIC_API_KEY) or claude-cli (the Claude Code CLI and its login; no token limit or temperature).", valueName: "backend"))
+    var backend: ClaudeCall.Backend = .api
+
     func validate() throws {
         if since != nil && (from != nil || to != nil) { throw ValidationError("give either --since or --from and --to") }
         if (from == nil) != (to == nil) { throw ValidationError("--from and --to go together") }
@@ -53,7 +56,7 @@ struct ReflectCommand: RhizomeSubcommand {
         let config = try VaultConfig.load(vaultRoot: session.vaultPath)
         let folder = config.claude.reflect.folder ?? Reflect.defaultFolder
         let call = ClaudeCall(
-            feature: "reflect", defaults: (Reflect.defaultModel, Reflect.defaultMaxTokens, Reflect.defaultTemperature, Reflect.systemPrompt),
+            feature: "reflect", backend: backend, defaults: (Reflect.defaultModel, Reflect.defaultMaxTokens, Reflect.defaultTemperature, Reflect.systemPrompt),
             configured: config.claude.reflect, budgetUSD: config.claude.budgetUSD, modelOverride: model, context: context)
         guard let bounds = period.bounds() else { throw CLIError.invalidArgument("the period \(period.description) has no days") }
         let notes = try session.store.notesInPeriod(from: bounds.from, to: bounds.to, fromDay: period.fromDay, toDay: period.toDay, excludingFolder: folder)

@@ -1,0 +1,270 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The Claude Code CLI as a backend, for users with a subscription rather than an API key:
+/// `claude -p --output-format stream-json --verbose --include-partial-messages --model M --system-prompt S`,
+/// the prompt on standard input.
+///
+/// - The environment is inherited without Claude Code's own session variables (`CLAUDECODE`,
+///   `CLAUDE_CODE_*`), so a `claude` started from inside a Claude Code session runs as a fresh one.
+/// - Standard output and standard error are read continuously on their own threads while the process
+///   runs (a full pipe would block it forever), and the process is waited for only after both end.
+/// - Text arrives two ways: `stream_event` deltas (appended as they come) and `assistant` messages that
+///   carry the message's whole text so far (assigned: only what was not shown yet is shown).
+/// - The same two time limits as the API (no first line; the whole answer), and cancellation, end the
+///   process (SIGTERM, then SIGKILL).
+public struct ClaudeCodeCLI: Sendable {
+    public var executable: String
+    public var firstByteTimeout: Duration = .seconds(60)
+    public var totalTimeout: Duration = .seconds(300)
+
+    /// `claude` found on `PATH`, or nil.
+    public static func locate(environment: [String: String]) -> ClaudeCodeCLI? {
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = String(folder) + "/claude"
+            if access(candidate, X_OK) == 0 { return ClaudeCodeCLI(executable: candidate) }
+        }
+        return nil
+    }
+
+    public init(executable: String) {
+        self.executable = executable
+    }
+
+    /// The answer, and the cost the CLI reported (`total_cost_usd`), if any.
+    public func run(
+        system: String, prompt: String, model: String, environment: [String: String], onText: @escaping @Sendable (String) -> Void
+    ) async throws(ClaudeError) -> (AnthropicClient.Answer, costUSD: Double?) {
+        let run = CLIRun(executable: executable, arguments: [
+            "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--model", model, "--system-prompt", system,
+        ], environment: Self.cleaned(environment))
+        do {
+            return try await withTaskCancellationHandler {
+                try await run.start(input: prompt, firstByteTimeout: firstByteTimeout, totalTimeout: totalTimeout, onText: onText)
+            } onCancel: {
+                run.terminate()
+            }
+        } catch let error as ClaudeError {
+            throw Task.isCancelled ? .cancelled : error
+        } catch {
+            throw .cliFailed(message: "\(error)")
+        }
+    }
+
+    /// The environment without Claude Code's session variables.
+    static func cleaned(_ environment: [String: String]) -> [String: String] {
+        environment.filter { !($0.key == "CLAUDECODE" || $0.key.hasPrefix("CLAUDECODE_") || $0.key.hasPrefix("CLAUDE_CODE_")) }
+    }
+}
+
+/// One `claude` process: its output parsed line by line as it arrives.
+final class CLIRun: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var stderrTail = Data()
+    private var sawOutput = false
+    private var expiry: String?
+    private var lineContinuation: AsyncThrowingStream<String, Error>.Continuation?
+
+    init(executable: String, arguments: [String], environment: [String: String]) {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+    }
+
+    /// Stops the process (SIGTERM, then SIGKILL), and stops reading half a second later even if a child of
+    /// it that outlives it (a `sleep` in a killed shell script does) holds its output open.
+    func terminate() {
+        let lines = lock.withLock { lineContinuation }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { lines?.finish() }
+        guard process.isRunning else { return }
+        process.terminate()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { kill(pid, SIGKILL) }
+    }
+
+    func start(
+        input: String, firstByteTimeout: Duration, totalTimeout: Duration, onText: @escaping @Sendable (String) -> Void
+    ) async throws -> (AnthropicClient.Answer, costUSD: Double?) {
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        do { try process.run() } catch {
+            throw ClaudeError.cliUnavailable(reason: "cannot start \(process.executableURL?.path ?? "claude") (\(error.localizedDescription))")
+        }
+        // The prompt, then end of input; a CLI that exits early must not kill us with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let writer = stdin.fileHandleForWriting
+        DispatchQueue.global().async {
+            try? writer.write(contentsOf: Data(input.utf8))
+            try? writer.close()
+        }
+        let errors = stderr.fileHandleForReading
+        let errorsDone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { [self] in
+            while true {
+                let data = errors.availableData
+                if data.isEmpty { break }
+                lock.withLock {
+                    stderrTail.append(data)
+                    if stderrTail.count > 4_096 { stderrTail = stderrTail.suffix(4_096) }
+                }
+            }
+            errorsDone.signal()
+        }
+        let watchdog = Task { [self] in
+            let clock = ContinuousClock()
+            let started = clock.now
+            while !Task.isCancelled {
+                let now = clock.now
+                let seen = lock.withLock { sawOutput }
+                if now - started >= totalTimeout || (!seen && now - started >= firstByteTimeout) {
+                    lock.withLock { expiry = seen ? "the whole answer" : "a first line from `claude`" }
+                    terminate()
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        defer { watchdog.cancel() }
+
+        var parser = StreamJSONParser(onText: onText)
+        let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+        lock.withLock { lineContinuation = continuation }
+        Self.readLines(of: stdout.fileHandleForReading, into: continuation)
+        if process.isRunning == false && lock.withLock({ expiry }) != nil { continuation.finish() }
+        for try await line in lines {
+            lock.withLock { sawOutput = true }
+            parser.consume(line)
+        }
+        // Stopped by us: the reason is known, there is nothing to wait for.
+        if Task.isCancelled { throw ClaudeError.cancelled }
+        if let expiry = lock.withLock({ expiry }) {
+            throw ClaudeError.timedOut(what: expiry, seconds: AnthropicClient.seconds(expiry == "the whole answer" ? totalTimeout : firstByteTimeout))
+        }
+        if let answer = parser.answer, parser.failure == nil {
+            return (answer, parser.costUSD)  // the result line came: nothing else to wait for
+        }
+        // A child of `claude` that outlives it may hold standard error open, and Foundation may reap the
+        // process only once its pipes close: wait for neither longer than a moment.
+        _ = errorsDone.wait(timeout: .now() + 1)
+        let exitDeadline = ContinuousClock.now + .seconds(2)
+        while process.isRunning && ContinuousClock.now < exitDeadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if let failure = parser.failure { throw ClaudeError.cliFailed(message: failure) }
+        guard let answer = parser.answer else {
+            let detail = String(decoding: lock.withLock { stderrTail }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let status = process.isRunning ? "still running" : "exited with status \(process.terminationStatus)"
+            if process.isRunning { terminate() }
+            throw ClaudeError.cliFailed(message: "`claude` \(status) without a result" + (detail.isEmpty ? "" : ": " + String(detail.suffix(500))))
+        }
+        return (answer, parser.costUSD)
+    }
+
+    /// Lines of a file handle as they arrive, read on a thread of their own, until the end of the output.
+    private static func readLines(of handle: FileHandle, into continuation: AsyncThrowingStream<String, Error>.Continuation) {
+        Thread.detachNewThread {
+            var pending = Data()
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                pending.append(data)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending = Data(pending[pending.index(after: newline)...])
+                }
+            }
+            if !pending.isEmpty { continuation.yield(String(decoding: pending, as: UTF8.self)) }
+            continuation.finish()
+        }
+    }
+}
+
+/// Reads `stream-json` lines: `stream_event` text deltas are appended, `assistant` messages (their whole
+/// text so far) are assigned, `result` ends the answer with usage and cost. Unknown lines are skipped.
+struct StreamJSONParser {
+    let onText: @Sendable (String) -> Void
+    /// The text shown, across messages.
+    private(set) var shown = ""
+    /// The current message's id and how much of `shown` it owns.
+    private var messageID: String?
+    private var messageStart = "".startIndex
+    private var model = ""
+    private(set) var answer: AnthropicClient.Answer?
+    private(set) var costUSD: Double?
+    private(set) var failure: String?
+
+    init(onText: @escaping @Sendable (String) -> Void) {
+        self.onText = onText
+    }
+
+    mutating func consume(_ line: String) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any], let type = object["type"] as? String else { return }
+        switch type {
+        case "stream_event":
+            guard let event = object["event"] as? [String: Any] else { return }
+            if event["type"] as? String == "message_start", let message = event["message"] as? [String: Any] {
+                startMessage(message["id"] as? String)
+                model = (message["model"] as? String) ?? model
+            }
+            if event["type"] as? String == "content_block_delta", let delta = event["delta"] as? [String: Any],
+               delta["type"] as? String == "text_delta", let piece = delta["text"] as? String {
+                show(piece)
+            }
+        case "assistant":
+            guard let message = object["message"] as? [String: Any] else { return }
+            if let id = message["id"] as? String, id != messageID { startMessage(id) }
+            model = (message["model"] as? String) ?? model
+            let blocks = message["content"] as? [[String: Any]] ?? []
+            let text = blocks.filter { $0["type"] as? String == "text" }.compactMap { $0["text"] as? String }.joined()
+            assign(text)
+        case "result":
+            let isError = object["is_error"] as? Bool ?? false
+            if isError || (object["subtype"] as? String).map({ $0 != "success" }) == true {
+                failure = "`claude` reported \(object["subtype"] as? String ?? "an error")"
+                    + ((object["result"] as? String).map { ": " + String($0.prefix(500)) } ?? "")
+                return
+            }
+            if shown.isEmpty, let result = object["result"] as? String { show(result) }
+            let usage = object["usage"] as? [String: Any] ?? [:]
+            costUSD = object["total_cost_usd"] as? Double
+            answer = AnthropicClient.Answer(
+                text: shown, model: model, stopReason: object["stop_reason"] as? String,
+                usage: MessagesAPI.Usage(
+                    inputTokens: usage["input_tokens"] as? Int, outputTokens: usage["output_tokens"] as? Int,
+                    cacheCreationInputTokens: usage["cache_creation_input_tokens"] as? Int, cacheReadInputTokens: usage["cache_read_input_tokens"] as? Int),
+                attempts: 1)
+        default:
+            return  // system, user, rate-limit and newer event types
+        }
+    }
+
+    private mutating func startMessage(_ id: String?) {
+        guard id != messageID || id == nil else { return }
+        messageID = id
+        messageStart = shown.endIndex
+    }
+
+    private mutating func show(_ piece: String) {
+        guard !piece.isEmpty else { return }
+        shown += piece
+        onText(piece)
+    }
+
+    /// The message's whole text so far: show only what is new. (If it differs from what deltas showed, the
+    /// message's own text wins in the answer; the terminal cannot take back what it printed.)
+    private mutating func assign(_ text: String) {
+        let current = String(shown[messageStart...])
+        if text.hasPrefix(current) {
+            show(String(text.dropFirst(current.count)))
+        } else {
+            shown = String(shown[..<messageStart]) + text
+            messageStart = shown.index(shown.endIndex, offsetBy: -text.count)
+        }
+    }
+}
