@@ -42,30 +42,20 @@ struct ExploreCommand: RhizomeSubcommand {
             feature: "explore", backend: backend, defaults: (Explore.defaultModel, Explore.defaultMaxTokens, Explore.defaultTemperature, Explore.systemPrompt),
             configured: config.claude.explore, budgetUSD: config.claude.budgetUSD, modelOverride: model, context: context)
         let relevant = try session.store.relevantNotes(for: question)
-        let candidates = relevant.map { note -> (path: String, name: String, date: String, body: String) in
-            let text = NoteText.read(vaultRoot: session.vaultPath, path: note.path, maxBytes: 256 * 1024)?.text ?? ""
-            return (note.path, note.name, note.date ?? Self.day(note.modified), String(NoteText.body(of: text)))
-        }
-        let (prompt, included) = Explore.prompt(question: question, notes: candidates)
-        let (inputEstimate, costEstimate) = call.maximumCost(prompt)
+        let (prompt, included) = Explore.prompt(question: question, notes: ClaudeCall.sources(relevant, vault: session.vaultPath))
 
         if dryRun {
-            let plan = DryRun(
-                model: call.model, maxTokens: call.maxTokens, temperature: call.temperature, notes: included,
-                scores: relevant.filter { note in included.contains { $0.path == note.path } }, system: call.systemPrompt, prompt: prompt,
-                estimatedInputTokens: inputEstimate, estimatedCostUSD: costEstimate)
+            let plan = call.plan(prompt, notes: included)
             if global.json {
-                printJSON(plan, vault: session.vaultPath, context: context)
+                printJSON(DryRun(plan: plan, scores: relevant.filter { note in included.contains { $0.path == note.path } }),
+                          vault: session.vaultPath, context: context)
             } else {
                 context.print("Notes (\(included.count)):")
                 for note in included {
                     let score = relevant.first { $0.path == note.path }?.score ?? 0
                     context.print(String(format: "  [%d] %@  (score %.2f, %@)", note.number, note.path, score, note.date))
                 }
-                context.print("\nModel: \(call.model) · max \(call.maxTokens) output tokens · temperature \(call.temperature)")
-                context.print("\nSystem prompt:\n\(call.systemPrompt)\n\nUser message:\n\(prompt)\n")
-                context.print("Estimated: about \(inputEstimate.grouped) input tokens, at most \(call.maxTokens) output tokens"
-                    + (costEstimate.map { String(format: " · at most $%.4f", $0) } ?? " · no price known for \(call.model)"))
+                plan.print(to: context)
             }
             return .success
         }
@@ -113,31 +103,18 @@ struct ExploreCommand: RhizomeSubcommand {
         return formatter.string(from: Date(timeIntervalSince1970: Double(nanoseconds) / 1e9))
     }
 
+    /// `--dry-run --json`: the plan, and how each note scored.
     struct DryRun: Encodable {
-        var model: String
-        var maxTokens: Int
-        var temperature: Double
-        var notes: [Explore.ContextNote]
+        var plan: PromptPlan
         var scores: [IndexStore.RelevantNote]
-        var system: String
-        var prompt: String
-        var estimatedInputTokens: Int
-        var estimatedCostUSD: Double?
 
         func encode(to encoder: Encoder) throws {
+            try plan.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(model, forKey: .model)
-            try container.encode(maxTokens, forKey: .maxTokens)
-            try container.encode(temperature, forKey: .temperature)
-            try container.encode(notes, forKey: .notes)
             try container.encode(scores, forKey: .scores)
-            try container.encode(system, forKey: .system)
-            try container.encode(prompt, forKey: .prompt)
-            try container.encode(estimatedInputTokens, forKey: .estimatedInputTokens)
-            try container.encode(estimatedCostUSD, forKey: .estimatedCostUSD)
         }
 
-        enum CodingKeys: String, CodingKey { case model, maxTokens, temperature, notes, scores, system, prompt, estimatedInputTokens, estimatedCostUSD }
+        enum CodingKeys: String, CodingKey { case scores }
     }
 
     struct ExploreResult: Encodable {

@@ -60,28 +60,20 @@ struct ReflectCommand: RhizomeSubcommand {
             configured: config.claude.reflect, budgetUSD: config.claude.budgetUSD, modelOverride: model, context: context)
         guard let bounds = period.bounds() else { throw CLIError.invalidArgument("the period \(period.description) has no days") }
         let notes = try session.store.notesInPeriod(from: bounds.from, to: bounds.to, fromDay: period.fromDay, toDay: period.toDay, excludingFolder: folder)
-        let candidates = notes.map { note -> (path: String, name: String, date: String, body: String) in
-            let text = NoteText.read(vaultRoot: session.vaultPath, path: note.path, maxBytes: 256 * 1024)?.text ?? ""
-            return (note.path, note.name, note.date ?? ExploreCommand.day(note.modified), String(NoteText.body(of: text)))
-        }
         let (prompt, included) = Explore.prompt(
-            question: "Write the reflection on my notes from \(period.description).", notes: candidates, tokenBudget: Reflect.defaultContextTokens)
+            question: "Write the reflection on my notes from \(period.description).", notes: ClaudeCall.sources(notes, vault: session.vaultPath),
+            tokenBudget: Reflect.defaultContextTokens)
         let target = Self.target(folder: folder, period: period, vault: session.vaultPath, force: force)
-        let (inputEstimate, costEstimate) = call.maximumCost(prompt)
 
         if dryRun {
+            let plan = call.plan(prompt, notes: included)
             if global.json {
-                printJSON(DryRun(period: period.description, path: target.path, action: target.action.rawValue, model: call.model, maxTokens: call.maxTokens,
-                                 temperature: call.temperature, notes: included, system: call.systemPrompt, prompt: prompt,
-                                 estimatedInputTokens: inputEstimate, estimatedCostUSD: costEstimate), vault: session.vaultPath, context: context)
+                printJSON(DryRun(plan: plan, period: period.description, path: target.path, action: target.action.rawValue), vault: session.vaultPath, context: context)
             } else {
                 context.print("Period \(period.description): \(notes.count) note\(notes.count == 1 ? "" : "s") created or changed, \(included.count) sent")
                 for note in included { context.print("  [\(note.number)] \(note.path)  (\(note.date))") }
                 context.print("\nWould write \(target.path) (\(target.action.explanation))")
-                context.print("\nModel: \(call.model) · max \(call.maxTokens) output tokens · temperature \(call.temperature)")
-                context.print("\nSystem prompt:\n\(call.systemPrompt)\n\nUser message:\n\(prompt)\n")
-                context.print("Estimated: about \(inputEstimate.grouped) input tokens, at most \(call.maxTokens) output tokens"
-                    + (costEstimate.map { String(format: " · at most $%.4f", $0) } ?? " · no price known for \(call.model)"))
+                plan.print(to: context)
             }
             return .success
         }
@@ -171,37 +163,22 @@ struct ReflectCommand: RhizomeSubcommand {
         return Target(path: next.relative, absolute: next.absolute, action: .newVersion)
     }
 
+    /// `--dry-run --json`: the plan, the period and what would be written where.
     struct DryRun: Encodable {
+        var plan: PromptPlan
         var period: String
         var path: String
         var action: String
-        var model: String
-        var maxTokens: Int
-        var temperature: Double
-        var notes: [Explore.ContextNote]
-        var system: String
-        var prompt: String
-        var estimatedInputTokens: Int
-        var estimatedCostUSD: Double?
 
         func encode(to encoder: Encoder) throws {
+            try plan.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(period, forKey: .period)
             try container.encode(path, forKey: .path)
             try container.encode(action, forKey: .action)
-            try container.encode(model, forKey: .model)
-            try container.encode(maxTokens, forKey: .maxTokens)
-            try container.encode(temperature, forKey: .temperature)
-            try container.encode(notes, forKey: .notes)
-            try container.encode(system, forKey: .system)
-            try container.encode(prompt, forKey: .prompt)
-            try container.encode(estimatedInputTokens, forKey: .estimatedInputTokens)
-            try container.encode(estimatedCostUSD, forKey: .estimatedCostUSD)
         }
 
-        enum CodingKeys: String, CodingKey {
-            case period, path, action, model, maxTokens, temperature, notes, system, prompt, estimatedInputTokens, estimatedCostUSD
-        }
+        enum CodingKeys: String, CodingKey { case period, path, action }
     }
 
     struct Result: Encodable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RhizomeClaude
 import RhizomeCore
+import RhizomeStore
 
 /// What `explore` and `reflect` share: the feature's settings (built-in defaults, then the vault config,
 /// then `--model`), the monthly budget, the API call with retries shown on standard error, and the
@@ -46,6 +47,22 @@ struct ClaudeCall {
     func maximumCost(_ userMessage: String) -> (inputTokens: Int, costUSD: Double?) {
         let input = Explore.estimatedTokens(systemPrompt) + Explore.estimatedTokens(userMessage)
         return (input, ModelPrices.cost(model: model, inputTokens: input, outputTokens: maxTokens))
+    }
+
+    /// The text of the notes to quote: body after the frontmatter (at most 256 KB read), and the note's own
+    /// date, else its modification day.
+    static func sources(_ notes: [IndexStore.RelevantNote], vault: String) -> [(path: String, name: String, date: String, body: String)] {
+        notes.map { note in
+            let text = NoteText.read(vaultRoot: vault, path: note.path, maxBytes: 256 * 1024)?.text ?? ""
+            return (note.path, note.name, note.date ?? ExploreCommand.day(note.modified), String(NoteText.body(of: text)))
+        }
+    }
+
+    /// What `--dry-run` shows of a call: the model and its limits, the exact prompt, the estimate.
+    func plan(_ userMessage: String, notes: [Explore.ContextNote]) -> PromptPlan {
+        let (inputTokens, cost) = maximumCost(userMessage)
+        return PromptPlan(model: model, maxTokens: maxTokens, temperature: temperature, notes: notes, system: systemPrompt, prompt: userMessage,
+                          estimatedInputTokens: inputTokens, estimatedCostUSD: cost)
     }
 
     /// Checks the key and the budget, streams the answer (`onText` per piece), records the usage.
@@ -109,4 +126,38 @@ enum AsyncWork {
         let done = DispatchSemaphore(value: 0)
         var result: Result<T, Error>?
     }
+}
+
+/// A call that `--dry-run` describes instead of making; its JSON keys are part of the command's dry-run output.
+struct PromptPlan: Encodable {
+    var model: String
+    var maxTokens: Int
+    var temperature: Double
+    var notes: [Explore.ContextNote]
+    var system: String
+    var prompt: String
+    var estimatedInputTokens: Int
+    var estimatedCostUSD: Double?
+
+    /// The lines after the list of notes.
+    func print(to context: CommandContext) {
+        context.print("\nModel: \(model) · max \(maxTokens) output tokens · temperature \(temperature)")
+        context.print("\nSystem prompt:\n\(system)\n\nUser message:\n\(prompt)\n")
+        context.print("Estimated: about \(estimatedInputTokens.grouped) input tokens, at most \(maxTokens) output tokens"
+            + (estimatedCostUSD.map { String(format: " · at most $%.4f", $0) } ?? " · no price known for \(model)"))
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(model, forKey: .model)
+        try container.encode(maxTokens, forKey: .maxTokens)
+        try container.encode(temperature, forKey: .temperature)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(system, forKey: .system)
+        try container.encode(prompt, forKey: .prompt)
+        try container.encode(estimatedInputTokens, forKey: .estimatedInputTokens)
+        try container.encode(estimatedCostUSD, forKey: .estimatedCostUSD)
+    }
+
+    enum CodingKeys: String, CodingKey { case model, maxTokens, temperature, notes, system, prompt, estimatedInputTokens, estimatedCostUSD }
 }
