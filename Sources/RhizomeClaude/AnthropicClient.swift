@@ -222,7 +222,7 @@ public final class AnthropicClient: Sendable {
         // Redacted before it is cut, so that a key across the cut cannot leave half of itself.
         let message = String(redacted(detail?.error.message ?? String(decoding: body, as: UTF8.self)).prefix(300))
         if status == 429 || status == 529 || status >= 500 {
-            let retryAfter = headers["retry-after"].flatMap(Double.init).map { Duration.milliseconds(Int($0 * 1000)) }
+            let retryAfter = headers["retry-after"].flatMap(Self.retryAfter)
             return .retryable(problem: "HTTP \(status) \(type): \(message)", retryAfter: retryAfter, textShown: false)
         }
         return .failed(.refused(status: status, type: type, message: message))
@@ -233,7 +233,22 @@ public final class AnthropicClient: Sendable {
         let ceiling = min(settings.initialBackoff * (1 << min(attempt - 1, 16)), settings.maximumBackoff)
         let jittered = Duration.nanoseconds(Int64.random(in: 0...max(1, Int64(Self.seconds(ceiling) * 1e9))))
         guard let retryAfter else { return jittered }
-        return max(min(retryAfter, .seconds(60)), jittered)
+        return max(retryAfter, jittered)  // a wait past the call's deadline fails at once (the caller checks)
+    }
+
+    /// `retry-after`: seconds (finite, not negative) or an HTTP date; nil for anything else.
+    static func retryAfter(_ value: String) -> Duration? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(text) {
+            guard seconds.isFinite, seconds >= 0 else { return nil }
+            return .milliseconds(Int64(min(seconds, 86_400) * 1000))
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text) else { return nil }
+        return .milliseconds(Int64(max(0, min(date.timeIntervalSinceNow, 86_400)) * 1000))
     }
 
     /// The key never leaves Rhizome in a message, even if a server echoed it.
@@ -313,6 +328,12 @@ final class StreamingTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         if let response = response as? HTTPURLResponse { continuation.yield(.response(response)) }
         completionHandler(.allow)
+    }
+
+    /// Redirects are not followed: the request carries the API key, which must go to no other host.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

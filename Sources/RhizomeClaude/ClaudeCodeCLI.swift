@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 /// The Claude Code CLI as a backend, for users with a subscription rather than an API key:
-/// `claude -p --output-format stream-json --verbose --include-partial-messages --model M --system-prompt S`,
-/// the prompt on standard input.
+/// `claude -p --output-format stream-json --verbose --include-partial-messages --model M --system-prompt S
+/// --max-turns 1 --strict-mcp-config --disallowedTools …`, the prompt on standard input.
 ///
 /// - The environment is inherited without Claude Code's own session variables (`CLAUDECODE`,
 ///   `CLAUDE_CODE_*`), so a `claude` started from inside a Claude Code session runs as a fresh one.
@@ -19,7 +19,7 @@ import Darwin
 ///   process (SIGTERM, then SIGKILL).
 public struct ClaudeCodeCLI: Sendable {
     public var executable: String
-    public var firstByteTimeout: Duration = .seconds(60)
+    public var firstByteTimeout: Duration = .seconds(30)
     public var totalTimeout: Duration = .seconds(300)
 
     /// `claude` found on `PATH`, or nil.
@@ -42,6 +42,8 @@ public struct ClaudeCodeCLI: Sendable {
     ) async throws(ClaudeError) -> (AnthropicClient.Answer, costUSD: Double?) {
         let run = CLIRun(executable: executable, arguments: [
             "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--model", model, "--system-prompt", system,
+            // One answer, no agent: the excerpts are untrusted text, so no tools, no MCP servers, one turn.
+            "--max-turns", "1", "--strict-mcp-config", "--disallowedTools", Self.builtInTools,
         ], environment: Self.cleaned(environment))
         do {
             return try await withTaskCancellationHandler {
@@ -55,6 +57,9 @@ public struct ClaudeCodeCLI: Sendable {
             throw .cliFailed(message: "\(error)")
         }
     }
+
+    /// Claude Code's built-in tools, all refused.
+    static let builtInTools = "Bash Edit MultiEdit Write Read Glob Grep LS WebFetch WebSearch NotebookEdit NotebookRead Task TodoWrite"
 
     /// The environment without Claude Code's session variables.
     static func cleaned(_ environment: [String: String]) -> [String: String] {
@@ -84,8 +89,10 @@ final class CLIRun: @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { lines?.finish() }
         guard process.isRunning else { return }
         process.terminate()
-        let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { kill(pid, SIGKILL) }
+        let process = self.process
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // not a pid reused since
+        }
     }
 
     func start(

@@ -131,8 +131,9 @@ public enum ModelPrices {
 
     /// The cost of a call, or nil for a model without a known price. Dated model ids (`claude-haiku-4-5-20251001`)
     /// are priced as their family.
-    public static func cost(model: String, inputTokens: Int, outputTokens: Int) -> Double? {
-        let price = perMillionTokens[model] ?? perMillionTokens.first { model.hasPrefix($0.key + "-") }?.value
+    public static func cost(model: String, inputTokens: Int, outputTokens: Int, configured: [String: (input: Double, output: Double)] = [:]) -> Double? {
+        let table = perMillionTokens.merging(configured) { $1 }
+        let price = table[model] ?? table.first { model.hasPrefix($0.key + "-") }?.value
         guard let price else { return nil }
         return (Double(inputTokens) * price.input + Double(outputTokens) * price.output) / 1_000_000
     }
@@ -161,8 +162,12 @@ public enum APIKey {
         #endif
     }
 
-    /// `ANTHROPIC_BASE_URL`, default `https://api.anthropic.com`.
-    public static func baseURL(environment: [String: String]) -> URL {
-        environment["ANTHROPIC_BASE_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? URL(string: "https://api.anthropic.com")!
+    /// `ANTHROPIC_BASE_URL`, default `https://api.anthropic.com`; nil when it is set but not an http(s) URL.
+    public static func baseURL(environment: [String: String]) -> URL? {
+        guard let text = environment["ANTHROPIC_BASE_URL"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+            return URL(string: "https://api.anthropic.com")!
+        }
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else { return nil }
+        return url
     }
 }

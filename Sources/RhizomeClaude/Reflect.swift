@@ -59,10 +59,12 @@ public enum Reflect {
             return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
         }
 
-        /// Midnight (local) of a `YYYY-MM-DD` day; nil when it is not a real date.
+        /// Midnight (local) of a `YYYY-MM-DD` day (years 1900 to 2199); nil when it is not a real date.
         public static func date(_ day: String, calendar: Calendar = .current) -> Date? {
+            guard day.utf8.count == 10, day.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 ? $0.element == "-" : $0.element.isASCII && $0.element.isNumber })
+            else { return nil }
             let parts = day.split(separator: "-").compactMap { Int($0) }
-            guard day.count == 10, parts.count == 3 else { return nil }
+            guard parts.count == 3, (1900...2199).contains(parts[0]) else { return nil }
             let components = DateComponents(calendar: calendar, year: parts[0], month: parts[1], day: parts[2])
             guard components.isValidDate(in: calendar) else { return nil }
             return calendar.date(from: components)

@@ -64,9 +64,13 @@ public struct UsageLedger: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var line = try encoder.encode(entry)
         line.append(UInt8(ascii: "\n"))
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw LedgerError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
+        // A line torn by a crash must not swallow this one: start on a line of its own.
+        var last: UInt8 = 0
+        let size = lseek(descriptor, 0, SEEK_END)
+        if size > 0, pread(descriptor, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") { line.insert(UInt8(ascii: "\n"), at: 0) }
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == line.count else { throw LedgerError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
     }

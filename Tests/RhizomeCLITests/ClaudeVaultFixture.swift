@@ -77,9 +77,9 @@ final class ClaudeVault {
 
     /// Appends YAML to the vault's `.rhizome/config.yaml` (Vault-Example's has 8 lines, so the first
     /// appended line is line 9).
-    func appendConfig(_ yaml: String) throws {
+    func appendConfig(_ yaml: String, afterLines lines: Int = 9) throws {
         let config = try vault.read(".rhizome/config.yaml")
-        #expect(config.split(separator: "\n", omittingEmptySubsequences: false).count == 9, "Vault-Example's config changed: line numbers below are off")
+        #expect(config.split(separator: "\n", omittingEmptySubsequences: false).count == lines, "Vault-Example's config changed: line numbers below are off")
         try vault.write(".rhizome/config.yaml", config + yaml)
     }
 

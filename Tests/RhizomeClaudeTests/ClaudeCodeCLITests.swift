@@ -60,6 +60,7 @@ import RhizomeTestSupport
         #expect(cost == 0.0123)
         #expect(fake.recorded("arguments").split(separator: "\n") == [
             "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--model", "claude-haiku-4-5", "--system-prompt", "Be brief.",
+            "--max-turns", "1", "--strict-mcp-config", "--disallowedTools", Substring(ClaudeCodeCLI.builtInTools),
         ])
         #expect(fake.recorded("stdin") == "Why SQLite?\nExcerpts…")
         let inherited = fake.recorded("environment")

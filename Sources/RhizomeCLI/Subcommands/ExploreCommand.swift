@@ -40,7 +40,7 @@ struct ExploreCommand: RhizomeSubcommand {
         let config = try VaultConfig.load(vaultRoot: session.vaultPath)
         let call = ClaudeCall(
             feature: "explore", backend: backend, defaults: (Explore.defaultModel, Explore.defaultMaxTokens, Explore.defaultTemperature, Explore.systemPrompt),
-            configured: config.claude.explore, budgetUSD: config.claude.budgetUSD, modelOverride: model, context: context)
+            settings: config.claude, configured: config.claude.explore, modelOverride: model, context: context)
         let relevant = try session.store.relevantNotes(for: question)
         let (prompt, included) = Explore.prompt(question: question, notes: ClaudeCall.sources(relevant, vault: session.vaultPath))
 
@@ -62,7 +62,7 @@ struct ExploreCommand: RhizomeSubcommand {
         guard !included.isEmpty else {
             throw CLIError.invalidArgument("no note matches the words of the question; try other words (`rhizome search` finds notes by word)")
         }
-        let links = Dictionary(uniqueKeysWithValues: included.map { ($0.number, Self.linkTarget($0, among: included)) })
+        let links = Dictionary(uniqueKeysWithValues: included.map { ($0.number, ClaudeCall.linkTarget($0, store: session.store)) })
         let printer = StreamPrinter(context: context, links: links, show: !global.json)
         let (answer, cost) = try call.stream(prompt, vault: session.vaultPath) { printer.write($0) }
         let shown = printer.finish()
@@ -86,13 +86,6 @@ struct ExploreCommand: RhizomeSubcommand {
             context.printError("\(model) · \(usage)" + (cost.map { String(format: " · $%.4f", $0) } ?? ""))
         }
         return .success
-    }
-
-    /// The shortest wikilink target that names this note among the ones offered (its name, or its path
-    /// without `.md` when two share a name).
-    static func linkTarget(_ note: Explore.ContextNote, among notes: [Explore.ContextNote]) -> String {
-        let clashes = notes.filter { $0.name.lowercased() == note.name.lowercased() }.count > 1
-        return clashes ? String(note.path.dropLast(note.path.hasSuffix(".md") ? 3 : 0)) : note.name
     }
 
     static func day(_ nanoseconds: Int64?) -> String {

@@ -57,7 +57,7 @@ struct ReflectCommand: RhizomeSubcommand {
         let folder = config.claude.reflect.folder ?? Reflect.defaultFolder
         let call = ClaudeCall(
             feature: "reflect", backend: backend, defaults: (Reflect.defaultModel, Reflect.defaultMaxTokens, Reflect.defaultTemperature, Reflect.systemPrompt),
-            configured: config.claude.reflect, budgetUSD: config.claude.budgetUSD, modelOverride: model, context: context)
+            settings: config.claude, configured: config.claude.reflect, modelOverride: model, context: context)
         guard let bounds = period.bounds() else { throw CLIError.invalidArgument("the period \(period.description) has no days") }
         let notes = try session.store.notesInPeriod(from: bounds.from, to: bounds.to, fromDay: period.fromDay, toDay: period.toDay, excludingFolder: folder)
         let (prompt, included) = Explore.prompt(
@@ -82,13 +82,21 @@ struct ReflectCommand: RhizomeSubcommand {
         }
         if case .refuse(let reason) = target.action.decision { throw CLIError.invalidArgument(reason) }
 
-        let links = Dictionary(uniqueKeysWithValues: included.map { ($0.number, ExploreCommand.linkTarget($0, among: included)) })
+        let links = Dictionary(uniqueKeysWithValues: included.map { ($0.number, ClaudeCall.linkTarget($0, store: session.store)) })
         let printer = StreamPrinter(context: context, links: links, show: !global.json)
         let (answer, cost) = try call.stream(prompt, vault: session.vaultPath) { printer.write($0) }
         let text = printer.finish()
         let model = answer.model.isEmpty ? call.model : answer.model
         let note = Reflect.note(period: period, text: text, sources: included.map { links[$0.number]! }, model: model, created: Date(), usage: answer.usage, costUSD: cost)
-        let written = try target.write(Array(note.utf8))
+        let written: (relative: String, absolute: String)
+        do {
+            written = try target.write(Array(note.utf8))
+        } catch let error as FileWriteError where [.alreadyExists(path: target.absolute), .changedOnDisk(path: target.absolute)].contains(error) {
+            // The note appeared or changed while the reflection was being written: keep both (the answer is paid for).
+            let next = Self.target(folder: folder, period: period, vault: session.vaultPath, force: false, forceNewVersion: true)
+            written = try next.write(Array(note.utf8))
+            context.printError("note: \(target.path) changed while the reflection was being written; it is kept, and the reflection saved as \(next.path)")
+        }
         if global.json {
             printJSON(Result(path: written.relative, action: target.action.rawValue, answer: text, sources: included.map { "[[\(links[$0.number]!)]]" },
                              inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens, costUSD: cost, model: model),
@@ -142,7 +150,7 @@ struct ReflectCommand: RhizomeSubcommand {
 
     /// The period's latest reflection (`… (2).md` after a first one was edited): replaced only with --force and
     /// only while unedited; when edited, the next version is written beside it. Never a file Rhizome did not write.
-    static func target(folder: String, period: Reflect.Period, vault: String, force: Bool) -> Target {
+    static func target(folder: String, period: Reflect.Period, vault: String, force: Bool, forceNewVersion: Bool = false) -> Target {
         func paths(_ version: Int) -> (relative: String, absolute: String) {
             let relative = folder + "/" + Reflect.fileName(for: period, version: version)
             return (relative, vault + "/" + relative)
@@ -155,7 +163,7 @@ struct ReflectCommand: RhizomeSubcommand {
         var latest = 1
         while exists(latest + 1) { latest += 1 }
         let (relative, absolute) = paths(latest)
-        if let (text, _) = NoteText.read(vaultRoot: vault, path: relative), Reflect.isUnedited(text) {
+        if !forceNewVersion, let (text, _) = NoteText.read(vaultRoot: vault, path: relative), Reflect.isUnedited(text) {
             return force ? Target(path: relative, absolute: absolute, action: .replace, existing: Array(text.utf8))
                 : Target(path: relative, absolute: absolute, action: .refuse)
         }

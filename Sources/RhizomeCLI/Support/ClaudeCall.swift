@@ -23,18 +23,20 @@ struct ClaudeCall {
     let temperature: Double
     let systemPrompt: String
     let budgetUSD: Double?
+    let prices: [String: (input: Double, output: Double)]
     let context: CommandContext
     let ledger: UsageLedger
 
     init(feature: String, backend: Backend = .api, defaults: (model: String, maxTokens: Int, temperature: Double, prompt: String),
-         configured: ClaudeSettings.Feature, budgetUSD: Double?, modelOverride: String?, context: CommandContext) {
+         settings: ClaudeSettings, configured: ClaudeSettings.Feature, modelOverride: String?, context: CommandContext) {
         self.feature = feature
         self.backend = backend
         model = modelOverride ?? configured.model ?? defaults.model
         maxTokens = configured.maxTokens ?? defaults.maxTokens
         temperature = configured.temperature ?? defaults.temperature
         systemPrompt = configured.prompt ?? defaults.prompt
-        self.budgetUSD = budgetUSD
+        budgetUSD = settings.budgetUSD
+        prices = settings.prices
         self.context = context
         ledger = UsageLedger.standard(environment: context.environment)
     }
@@ -46,16 +48,24 @@ struct ClaudeCall {
     /// The most a call with this message can cost (estimated input, all of `maxTokens` output); nil without a price.
     func maximumCost(_ userMessage: String) -> (inputTokens: Int, costUSD: Double?) {
         let input = Explore.estimatedTokens(systemPrompt) + Explore.estimatedTokens(userMessage)
-        return (input, ModelPrices.cost(model: model, inputTokens: input, outputTokens: maxTokens))
+        return (input, ModelPrices.cost(model: model, inputTokens: input, outputTokens: maxTokens, configured: prices))
     }
 
     /// The text of the notes to quote: body after the frontmatter (at most 256 KB read), and the note's own
     /// date, else its modification day.
     static func sources(_ notes: [IndexStore.RelevantNote], vault: String) -> [(path: String, name: String, date: String, body: String)] {
-        notes.map { note in
+        // A prompt takes at most 20 notes (some may turn out empty): never read a whole period's notes.
+        notes.prefix(40).map { note in
             let text = NoteText.read(vaultRoot: vault, path: note.path, maxBytes: 256 * 1024)?.text ?? ""
             return (note.path, note.name, note.date ?? ExploreCommand.day(note.modified), String(NoteText.body(of: text)))
         }
+    }
+
+    /// The wikilink target for a quoted note: its name when that resolves to it in this vault (as Obsidian
+    /// would resolve it), else its path without `.md`.
+    static func linkTarget(_ note: Explore.ContextNote, store: IndexStore) -> String {
+        if (try? store.resolveNote(note.name))?.path == note.path { return note.name }
+        return note.path.hasSuffix(".md") ? String(note.path.dropLast(3)) : note.path
     }
 
     /// What `--dry-run` shows of a call: the model and its limits, the exact prompt, the estimate.
@@ -69,17 +79,23 @@ struct ClaudeCall {
     func stream(_ userMessage: String, vault: String, onText: @escaping @Sendable (String) -> Void) throws -> (AnthropicClient.Answer, Double?) {
         let key = backend == .api ? APIKey.resolve(environment: context.environment) : nil
         if backend == .api && key == nil { throw ClaudeError.missingAPIKey }
+        guard let baseURL = APIKey.baseURL(environment: context.environment) else {
+            throw CLIError.invalidArgument("ANTHROPIC_BASE_URL must be an http(s) URL with a host, like https://api.anthropic.com")
+        }
         if let budgetUSD {
             let month = String(ISO8601DateFormatter().string(from: Date()).prefix(7))
             let spent = ledger.spent(inMonth: month)
-            let estimate = maximumCost(userMessage).costUSD ?? 0
+            guard let estimate = maximumCost(userMessage).costUSD else {
+                throw CLIError.invalidArgument("a budget is set, but `\(model)` has no known price, so its cost cannot be counted; "
+                    + "add it under `claude: prices:` in .rhizome/config.yaml (like `\(model): { input: 3, output: 15 }`, US dollars per million tokens)")
+            }
             if spent + estimate > budgetUSD { throw ClaudeError.overBudget(spentUSD: spent, budgetUSD: budgetUSD, estimateUSD: estimate) }
         }
         let answer: AnthropicClient.Answer
         var reportedCost: Double?
         switch backend {
         case .api:
-            let client = AnthropicClient(settings: AnthropicClient.Settings(baseURL: APIKey.baseURL(environment: context.environment), apiKey: key!))
+            let client = AnthropicClient(settings: AnthropicClient.Settings(baseURL: baseURL, apiKey: key!))
             let request = self.request(userMessage)
             let context = self.context
             answer = try AsyncWork.wait {
@@ -98,7 +114,7 @@ struct ClaudeCall {
             }
         }
         let model = answer.model.isEmpty ? self.model : answer.model
-        let cost = reportedCost ?? ModelPrices.cost(model: model, inputTokens: answer.usage.inputTokens ?? 0, outputTokens: answer.usage.outputTokens ?? 0)
+        let cost = reportedCost ?? ModelPrices.cost(model: model, inputTokens: answer.usage.inputTokens ?? 0, outputTokens: answer.usage.outputTokens ?? 0, configured: prices)
         do {
             try ledger.record(UsageLedger.Entry(time: Date(), feature: feature, model: model, vault: vault, usage: answer.usage, costUSD: cost))
         } catch {

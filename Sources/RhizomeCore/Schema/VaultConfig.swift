@@ -162,6 +162,7 @@ extension String {
 ///
 ///     claude:
 ///       budget: 20            # US dollars a month; a call that would exceed it stops
+///       prices: { claude-opus-4-6: { input: 5, output: 25 } }   # per million tokens
 ///       explore: { model: claude-haiku-4-5, maxTokens: 512, temperature: 0.3, prompt: "…" }
 ///       reflect: { model: claude-sonnet-4-6, maxTokens: 2048, temperature: 0.7, prompt: "…", folder: Reflections }
 public struct ClaudeSettings: Sendable {
@@ -177,6 +178,8 @@ public struct ClaudeSettings: Sendable {
     }
 
     public var budgetUSD: Double?
+    /// US dollars per million tokens, by model id, added to (or replacing) the built-in prices.
+    public var prices: [String: (input: Double, output: Double)] = [:]
     public var explore = Feature()
     public var reflect = Feature()
 
@@ -193,11 +196,30 @@ public struct ClaudeSettings: Sendable {
                                       message: "`budget` must be zero or more (US dollars a month)", fix: "write it like `budget: 20`")
                 }
                 settings.budgetUSD = budget
+            case "prices":
+                for model in try reader.mapping(item.value, what: "`claude.prices`") {
+                    var input: Double?, output: Double?
+                    for price in try reader.mapping(model.value, what: "`claude.prices.\(model.key)`") {
+                        switch price.key {
+                        case "input": input = try reader.number(price)
+                        case "output": output = try reader.number(price)
+                        default:
+                            throw SchemaError(.invalidConfig, file: file, line: price.keyLine, column: price.keyColumn,
+                                              message: "unknown key `claude.prices.\(model.key).\(price.key)`", fix: "use only: input, output (US dollars per million tokens)")
+                        }
+                    }
+                    guard let input, let output, input >= 0, output >= 0 else {
+                        throw SchemaError(.invalidConfig, file: file, line: model.value.line, column: model.value.column,
+                                          message: "`claude.prices.\(model.key)` needs `input` and `output`, US dollars per million tokens",
+                                          fix: "write it like `\(model.key): { input: 3, output: 15 }`")
+                    }
+                    settings.prices[model.key] = (input, output)
+                }
             case "explore": settings.explore = try Feature.parse(item, reader: reader, file: file)
             case "reflect": settings.reflect = try Feature.parse(item, reader: reader, file: file)
             default:
                 throw SchemaError(.invalidConfig, file: file, line: item.keyLine, column: item.keyColumn,
-                                  message: "unknown key `claude.\(item.key)`", fix: "use only: budget, explore, reflect")
+                                  message: "unknown key `claude.\(item.key)`", fix: "use only: budget, prices, explore, reflect")
             }
         }
         return settings

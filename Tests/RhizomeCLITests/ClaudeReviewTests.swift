@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import RhizomeTestSupport
+
+/// What a review of explore and reflect found, end to end through the CLI.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ClaudeReviewTests {
+    @Test func `every citation links to the note it quotes, even where two notes share a name`() async throws {
+        // Vault-Example has two `Index.md` and two `Meeting notes.md`: `[[Index]]` names only one of each.
+        let citations = (1...20).map { "[\($0)]" }.joined(separator: " ")
+        let fixture = try ClaudeVault(script: [Replies.stream(Replies.normalEvents(pieces: ["Everything: ", citations, "."]))])
+        defer { fixture.expectKeyNeverShown() }
+        let result = await fixture.run(["explore", "Which index and meeting notes list the project notes?", "--json"])
+        #expect(result.status == 0, "\(result.error)")
+        let sources = try #require(AnyJSON.parse(result.output)?["data"]["sources"].array)
+        let paths = sources.compactMap { $0["path"].string }
+        #expect(paths.contains("Projects/Rhizome/Index.md") || paths.contains("Meetings/Meeting notes.md"), "\(paths)")
+        for source in sources {
+            let link = try #require(source["link"].string)
+            let target = String(link.dropFirst(2).dropLast(2))
+            let note = await fixture.run(["note", target, "--json", "--no-refresh"])
+            #expect(AnyJSON.parse(note.output)?["data"]["file"]["path"] == source["path"], "\(link) does not lead to \(source["path"])")
+        }
+    }
+
+    @Test func `a budget with a model that has no price stops before the call, and claude prices gives it one`() async throws {
+        let fixture = try ClaudeVault(script: [Replies.normal])
+        defer { fixture.expectKeyNeverShown() }
+        try fixture.appendConfig("claude:\n  budget: 5\n")
+        let refused = await fixture.run(["explore", "Why SQLite?", "--model", "claude-opus-4-6"])
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("has no known price") && refused.error.contains("claude: prices:"), "\(refused.error)")
+        #expect(fixture.server.requests.isEmpty)
+        try fixture.appendConfig("  prices:\n    claude-opus-4-6: { input: 5, output: 25 }\n", afterLines: 11)
+        let priced = await fixture.run(["explore", "Why SQLite?", "--model", "claude-opus-4-6", "--json"])
+        #expect(priced.status == 0, "\(priced.error)")
+        #expect(AnyJSON.parse(priced.output)?["data"]["costUSD"].double != nil, "\(priced.output)")
+    }
+
+    @Test func `an ANTHROPIC_BASE_URL that is not an http URL is an error, not a call elsewhere`() async throws {
+        let fixture = try ClaudeVault(script: [Replies.normal])
+        defer { fixture.expectKeyNeverShown() }
+        let result = await fixture.run(["explore", "Why SQLite?"], extraEnvironment: ["ANTHROPIC_BASE_URL": "127.0.0.1:8080"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("ANTHROPIC_BASE_URL must be an http(s) URL"), "\(result.error)")
+        #expect(fixture.server.requests.isEmpty)
+    }
+
+    @Test func `reflect refuses days that are not written in full`() async throws {
+        let fixture = try ClaudeVault()
+        let result = await fixture.run(["reflect", "--from", "2026-011-5", "--to", "2026-11-22", "--dry-run"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("write it as YYYY-MM-DD"), "\(result.error)")
+    }
+}

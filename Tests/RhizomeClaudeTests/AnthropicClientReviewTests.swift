@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import RhizomeClaude
+import RhizomeTestSupport
+
+/// What a review of the client and of reflect's inputs found: each now handled.
+@Suite(.timeLimit(.minutes(1))) struct AnthropicClientReviewTests {
+    @Test func `retry-after that is not a finite number of seconds is ignored, and an HTTP date is honoured`() {
+        #expect(AnthropicClient.retryAfter("2") == .seconds(2))
+        #expect(AnthropicClient.retryAfter(" 0.5 ") == .milliseconds(500))
+        for nonsense in ["inf", "nan", "-3", "soon", ""] { #expect(AnthropicClient.retryAfter(nonsense) == nil, "\(nonsense)") }
+        #expect(AnthropicClient.retryAfter("1e300") == .seconds(86_400), "capped, not a crash")
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let inTenSeconds = AnthropicClient.retryAfter(formatter.string(from: Date().addingTimeInterval(10)))
+        #expect(inTenSeconds.map { $0 > .seconds(8) && $0 <= .seconds(10) } == true, "\(String(describing: inTenSeconds))")
+        #expect(AnthropicClient.retryAfter(formatter.string(from: Date().addingTimeInterval(-60))) == .zero)
+    }
+
+    @Test func `a redirect is not followed, so the key goes to no other host`() async throws {
+        let elsewhere = try FakeAnthropicServer(script: [Replies.normal])
+        defer { elsewhere.stop() }
+        let redirect = FakeAnthropicServer.Reply(steps: [.send(
+            "HTTP/1.1 307 Temporary Redirect\r\nLocation: \(elsewhere.baseURL.absoluteString)/v1/messages\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")])
+        let server = try FakeAnthropicServer(script: [redirect])
+        defer { server.stop() }
+        let call = await AnthropicClientTests.call(server)
+        #expect(elsewhere.requests.isEmpty, "the redirect target received the request (and the key)")
+        guard case .refused(let status, _, _)? = call.error else {
+            Issue.record("expected refused, got \(call.outcome)")
+            return
+        }
+        #expect(status == 307)
+    }
+
+    @Test func `reflect's days are real dates written in full, in a range that fits`() {
+        #expect(Reflect.Period.date("2026-11-05") != nil)
+        for bad in ["2026-011-5", "2026-11-5", "1600-01-01", "2300-01-01", "2026-02-30", "２０２６-11-05", "2026/11/05"] {
+            #expect(Reflect.Period.date(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func `a line torn by a crash does not swallow the next call in the ledger`() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let ledger = UsageLedger(path: path)
+        let usage = MessagesAPI.Usage(inputTokens: 10, outputTokens: 2)
+        try ledger.record(.init(time: Date(), feature: "explore", model: "claude-haiku-4-5", vault: "/v", usage: usage, costUSD: 0.001))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"time":"2026-11-22T10:00:00Z","feat"#.utf8))  // a crash mid-write
+        try handle.close()
+        try ledger.record(.init(time: Date(), feature: "reflect", model: "claude-sonnet-4-6", vault: "/v", usage: usage, costUSD: 0.002))
+        #expect(ledger.entries().map(\.feature) == ["explore", "reflect"])
+    }
+
+    @Test func `prices from the vault config price a model the built-in table does not know`() {
+        #expect(ModelPrices.cost(model: "claude-opus-4-6", inputTokens: 1_000_000, outputTokens: 0) == nil)
+        #expect(ModelPrices.cost(model: "claude-opus-4-6", inputTokens: 1_000_000, outputTokens: 1_000_000, configured: ["claude-opus-4-6": (5, 25)]) == 30)
+        #expect(ModelPrices.cost(model: "claude-haiku-4-5", inputTokens: 1_000_000, outputTokens: 0, configured: ["claude-haiku-4-5": (2, 10)]) == 2,
+                "a configured price replaces the built-in one")
+    }
+}
