@@ -37,11 +37,11 @@ public enum Explore {
     /// estimated size stays within `tokenBudget`; each excerpt is cut to its share of the budget.
     public static func prompt(question: String, notes: [(path: String, name: String, date: String, body: String)], tokenBudget: Int = defaultContextTokens)
         -> (text: String, included: [ContextNote]) {
-        let perNote = max(200, tokenBudget * 4 / max(1, min(notes.count, 20)))  // characters
+        let perNote = max(50, tokenBudget / max(1, min(notes.count, 20)))  // tokens
         var included: [ContextNote] = []
         var text = "Excerpts from my notes:\n\n"
         for note in notes.prefix(20) {
-            let excerpt = Self.excerpt(note.body, characters: perNote)
+            let excerpt = Self.excerpt(note.body, tokens: perNote)
             guard !excerpt.isEmpty else { continue }
             let entry = "[\(included.count + 1)] \(note.name): \(excerpt) (\(note.date))\n\n"
             if estimatedTokens(text + entry) > tokenBudget && !included.isEmpty { break }
@@ -52,11 +52,19 @@ public enum Explore {
         return (text, included)
     }
 
-    /// About 4 characters a token: good enough for a budget and a cost estimate (the API reports the real count).
-    public static func estimatedTokens(_ text: String) -> Int { (text.count + 3) / 4 }
+    /// About 4 characters a token for alphabetic text and one for each Chinese, Japanese or Korean character
+    /// (or other wide script): good enough for a budget and a cost estimate (the API reports the real count).
+    public static func estimatedTokens(_ text: String) -> Int {
+        var narrow = 0
+        var wide = 0
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x2E80 { wide += 1 } else { narrow += 1 }
+        }
+        return (narrow + 3) / 4 + wide
+    }
 
-    /// The body on one line, without markdown clutter, cut at a word boundary.
-    static func excerpt(_ body: String, characters: Int) -> String {
+    /// The body on one line, without markdown clutter, cut at a word boundary to about `tokens` tokens.
+    static func excerpt(_ body: String, tokens: Int) -> String {
         var lines: [Substring] = []
         var inCode = false
         for line in body.split(whereSeparator: \.isNewline) {
@@ -66,9 +74,20 @@ public enum Explore {
             lines.append(Substring(trimmed))
         }
         let flat = lines.joined(separator: " ")
-        guard flat.count > characters else { return flat }
-        let cut = flat.prefix(characters)
-        return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + " …"
+        guard estimatedTokens(flat) > tokens else { return flat }
+        // Quarter tokens: a narrow character is one, a wide one (CJK) four.
+        var budget = tokens * 4
+        var end = flat.startIndex
+        while end < flat.endIndex {
+            let cost = flat[end].unicodeScalars.first.map { $0.value >= 0x2E80 ? 4 : 1 } ?? 1
+            if budget < cost { break }
+            budget -= cost
+            end = flat.index(after: end)
+        }
+        let cut = flat[..<end]
+        // At a space when there is one in the last quarter (CJK text has none): a whole word is kept.
+        if let space = cut.lastIndex(of: " "), cut.distance(from: space, to: cut.endIndex) < cut.count / 4 { return String(cut[..<space]) + " …" }
+        return String(cut) + " …"
     }
 }
 

@@ -39,9 +39,9 @@ extension IndexStore {
     /// question's words), boosted by graph proximity (links to or from the five best matches: +0.1 each,
     /// at most +0.3) and recency (+0.1 for a note changed today, halving every 30 days).
     public func relevantNotes(for question: String, limit: Int = 20, now: Date = Date()) throws -> [RelevantNote] {
-        let words = Self.questionWords(question)
-        guard !words.isEmpty else { return [] }
-        let expression = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " OR ")
+        let terms = Self.questionTerms(question)
+        guard !terms.isEmpty else { return [] }
+        let expression = terms.joined(separator: " OR ")
         let statement = try connection.prepare("""
             SELECT f.id, f.path, f.name, f.mtime_ns, bm25(note_fts, 10.0, 1.0) AS rank,
                    (SELECT json_extract(p.value_json, '$') FROM property p
@@ -113,13 +113,31 @@ extension IndexStore {
         return notes
     }
 
-    /// The words of a question worth searching for: lowercased, without the commonest English words.
-    static func questionWords(_ question: String) -> [String] {
+    /// The FTS5 terms of a question, any of which may match: its words (lowercased, without the commonest
+    /// English words), and for Chinese, Japanese or Korean text, which has no spaces between words, each
+    /// pair of neighbouring characters (as a phrase: the index holds one token per CJK character).
+    static func questionTerms(_ question: String) -> [String] {
         var seen = Set<String>()
-        return question.lowercased()
-            .split { !($0.isLetter || $0.isNumber) }
-            .map(String.init)
-            .filter { ($0.count >= 3 || $0.unicodeScalars.contains { $0.value >= 0x3000 }) && !stopWords.contains($0) && seen.insert($0).inserted }
+        var terms: [String] = []
+        func add(_ term: String) { if seen.insert(term).inserted { terms.append(term) } }
+        for word in question.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
+            // Split the word into CJK runs and the rest (`选择sqlite作为` → 选择, sqlite, 作为).
+            var runs: [(text: String, isCJK: Bool)] = []
+            for character in word {
+                let isCJK = character.unicodeScalars.contains(where: FullTextSegmenter.isCJK)
+                if let last = runs.last, last.isCJK == isCJK { runs[runs.count - 1].text.append(character) } else { runs.append((String(character), isCJK)) }
+            }
+            for run in runs {
+                if run.isCJK {
+                    let characters = Array(run.text)
+                    if characters.count == 1 { add(FullTextSegmenter.term(run.text)) }
+                    for index in characters.indices.dropLast() { add(FullTextSegmenter.term(String(characters[index...index + 1]))) }
+                } else if run.text.count >= 3 && !stopWords.contains(run.text) {
+                    add(FullTextSegmenter.term(run.text))
+                }
+            }
+        }
+        return terms
     }
 
     private static let stopWords: Set<String> = [

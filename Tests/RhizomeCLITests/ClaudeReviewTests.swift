@@ -52,3 +52,22 @@ import RhizomeTestSupport
         #expect(result.error.contains("write it as YYYY-MM-DD"), "\(result.error)")
     }
 }
+
+/// Questions and notes in Chinese, Japanese or Korean, which have no spaces between words.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ClaudeCJKTests {
+    @Test func `a question written without spaces finds the note that uses its words, and the budget counts its characters`() async throws {
+        let fixture = try ClaudeVault()
+        let body = String(repeating: "我们选择了SQLite作为索引，因为它只是一个文件。", count: 200)
+        try fixture.vault.write("中文/索引决定.md", "# 索引决定\n\n\(body)\n")
+        let result = await fixture.run(["explore", "为什么选择SQLite作为索引", "--dry-run", "--json"], key: false)
+        #expect(result.status == 0, "\(result.error)")
+        let plan = try #require(AnyJSON.parse(result.output)?["data"])
+        #expect(plan["notes"][0]["path"] == "中文/索引决定.md", "\(plan["notes"])")
+        // 200 sentences of 25 characters are about 3,400 tokens (one per CJK character), more than the note's
+        // share of a 6,000-token budget spread over several notes: its excerpt is cut.
+        let excerpt = try #require(plan["notes"][0]["excerpt"].string)
+        #expect(excerpt.hasSuffix(" …") && excerpt.count < body.count, "\(excerpt.count) characters")
+        let estimated = try #require(plan["estimatedInputTokens"].int)
+        #expect(estimated <= 6_000 + 400, "the prompt stays within the budget: \(estimated)")
+    }
+}
