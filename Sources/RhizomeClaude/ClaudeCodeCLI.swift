@@ -125,20 +125,19 @@ final class CLIRun: @unchecked Sendable {
             }
             errorsDone.signal()
         }
-        let watchdog = Task { [self] in
-            let clock = ContinuousClock()
-            let started = clock.now
-            while !Task.isCancelled {
-                let now = clock.now
-                let seen = lock.withLock { sawOutput }
-                if now - started >= totalTimeout || (!seen && now - started >= firstByteTimeout) {
-                    lock.withLock { expiry = seen ? "the whole answer" : "a first line from `claude`" }
-                    terminate()
-                    return
-                }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
+        // A dispatch timer, not a task: it must fire even when every thread of the concurrency pool is busy.
+        let watchdog = DispatchSource.makeTimerSource(queue: .global())
+        let started = ContinuousClock.now
+        watchdog.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
+        watchdog.setEventHandler { [self] in
+            let elapsed = ContinuousClock.now - started
+            let seen = lock.withLock { sawOutput }
+            guard elapsed >= totalTimeout || (!seen && elapsed >= firstByteTimeout) else { return }
+            lock.withLock { expiry = seen ? "the whole answer" : "a first line from `claude`" }
+            watchdog.cancel()
+            terminate()
         }
+        watchdog.resume()
         defer { watchdog.cancel() }
 
         var parser = StreamJSONParser(onText: onText)
@@ -159,8 +158,8 @@ final class CLIRun: @unchecked Sendable {
             return (answer, parser.costUSD)  // the result line came: nothing else to wait for
         }
         // A child of `claude` that outlives it may hold standard error open, and Foundation may reap the
-        // process only once its pipes close: wait for neither longer than a moment.
-        _ = errorsDone.wait(timeout: .now() + 1)
+        // process only once its pipes close: wait for neither longer than a moment (without blocking a thread).
+        for _ in 0..<50 where errorsDone.wait(timeout: .now()) == .timedOut { try? await Task.sleep(for: .milliseconds(20)) }
         let exitDeadline = ContinuousClock.now + .seconds(2)
         while process.isRunning && ContinuousClock.now < exitDeadline { try? await Task.sleep(for: .milliseconds(20)) }
         if let failure = parser.failure { throw ClaudeError.cliFailed(message: failure) }

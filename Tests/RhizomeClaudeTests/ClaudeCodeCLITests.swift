@@ -110,7 +110,7 @@ import RhizomeTestSupport
         await #expect(throws: ClaudeError.timedOut(what: "a first line from `claude`", seconds: 0.3)) {
             _ = try await cli.run(system: "s", prompt: "p", model: "m", environment: [:], onText: { _ in })
         }
-        #expect(clock.now - started < .seconds(5))
+        #expect(clock.now - started < .seconds(10), "not the 30 s the script sleeps")
     }
 
     @Test func `cancelling stops the CLI promptly`() async throws {
