@@ -26,7 +26,12 @@ import RhizomeTestSupport
             "HTTP/1.1 307 Temporary Redirect\r\nLocation: \(elsewhere.baseURL.absoluteString)/v1/messages\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")])
         let server = try FakeAnthropicServer(script: [redirect])
         defer { server.stop() }
-        let call = await AnthropicClientTests.call(server)
+        // No retry and generous limits: under load a slow first byte must not turn into a second request.
+        let call = await AnthropicClientTests.call(server, AnthropicClientTests.settings(server) {
+            $0.maximumRetries = 0
+            $0.firstByteTimeout = .seconds(20)
+            $0.totalTimeout = .seconds(30)
+        })
         #expect(elsewhere.requests.isEmpty, "the redirect target received the request (and the key)")
         guard case .refused(let status, _, _)? = call.error else {
             Issue.record("expected refused, got \(call.outcome)")
