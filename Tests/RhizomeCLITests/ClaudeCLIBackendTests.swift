@@ -12,9 +12,7 @@ import RhizomeTestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/arguments\"\ncat > /dev/null\n"
             + lines.map { "echo '" + $0 + "'" }.joined(separator: "\n") + "\n"
-        let path = folder.appendingPathComponent("claude").path
-        try script.write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        try writeExecutableScript(script, to: folder.appendingPathComponent("claude").path)
     }
 
     @Test func `explore streams the CLI's answer with wikilinks and records the cost it reported, without an API key`() async throws {

@@ -51,8 +51,8 @@ extension AnthropicClientTests {
         _ server: FakeAnthropicServer, baseURL path: String = "", _ adjust: (inout AnthropicClient.Settings) -> Void = { _ in }
     ) -> AnthropicClient.Settings {
         var settings = AnthropicClient.Settings(baseURL: URL(string: server.baseURL.absoluteString + path)!, apiKey: key)
-        settings.firstByteTimeout = .seconds(2)
-        settings.totalTimeout = .seconds(10)
+        settings.firstByteTimeout = .seconds(8)  // generous: CI runs every suite at once on 2 cores
+        settings.totalTimeout = .seconds(20)
         settings.maximumRetries = 3
         settings.initialBackoff = .milliseconds(10)
         settings.maximumBackoff = .milliseconds(50)

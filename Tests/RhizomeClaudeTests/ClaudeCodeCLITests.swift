@@ -22,9 +22,7 @@ import RhizomeTestSupport
                 cat > "$here/stdin"
 
                 """
-            let path = folder.appendingPathComponent("claude").path
-            try (recorder + script).write(toFile: path, atomically: true, encoding: .utf8)
-            chmod(path, 0o755)
+            try writeExecutableScript(recorder + script, to: folder.appendingPathComponent("claude").path)
         }
 
         deinit { try? FileManager.default.removeItem(at: folder) }

@@ -139,3 +139,18 @@ extension IndexStore {
         return rows.sorted()
     }
 }
+
+/// Writes an executable script at `path` so that it can be run at once from a test process that starts
+/// other processes concurrently: the final file is written by `cp`, never through a descriptor of this
+/// process, which a concurrent fork would inherit (exec then fails with ETXTBSY, "text file busy").
+public func writeExecutableScript(_ script: String, to path: String) throws {
+    let draft = path + ".draft"
+    try script.write(toFile: draft, atomically: false, encoding: .utf8)
+    let copy = Process()
+    copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+    copy.arguments = [draft, path]
+    try copy.run()
+    copy.waitUntilExit()
+    try? FileManager.default.removeItem(atPath: draft)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+}
