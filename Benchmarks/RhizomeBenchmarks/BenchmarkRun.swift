@@ -111,7 +111,7 @@ struct BenchmarkRun {
         for (index, id) in ids.enumerated() where index % max(1, ids.count / 2_000) == 0 {
             let start = clock.now
             total += try store.backlinks(of: id).count
-            latencies.append(Measurements.milliseconds(clock.now - start))
+            latencies.append((clock.now - start).inMilliseconds)
         }
         latencies.sort()
         print(String(format: "  %-44@ p50 %.3f ms · p99 %.3f ms (%d queries, %d backlinks)", "backlinks query" as NSString,
@@ -136,7 +136,7 @@ struct BenchmarkRun {
         let clock = ContinuousClock()
         let start = clock.now
         let result = try body()
-        return (result, Measurements.milliseconds(clock.now - start))
+        return (result, (clock.now - start).inMilliseconds)
     }
 
     private func report(_ name: String, _ milliseconds: Double, extra: String = "") {

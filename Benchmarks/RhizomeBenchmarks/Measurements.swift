@@ -7,10 +7,6 @@ import Darwin
 
 /// Time, percentiles and memory, shared by the benchmarks.
 enum Measurements {
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
     static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
 
     /// `sorted` must be sorted ascending.

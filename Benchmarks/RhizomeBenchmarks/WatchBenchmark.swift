@@ -35,7 +35,7 @@ struct WatchBenchmark {
             if case .stopped = watcher.status.snapshot.phase { throw BenchmarkError.watcherStopped }
             usleep(2_000)
         }
-        print(String(format: "  %-44@ %8.0f ms", "watcher ready (incremental index at start)" as NSString, Measurements.milliseconds(clock.now - started)))
+        print(String(format: "  %-44@ %8.0f ms", "watcher ready (incremental index at start)" as NSString, (clock.now - started).inMilliseconds))
         let reader = try IndexStore(readOnlyPath: database)
 
         var originals: [(URL, Data)] = []
@@ -55,7 +55,7 @@ struct WatchBenchmark {
                 if clock.now - saved > .seconds(10) { throw BenchmarkError.changeNeverSeen(url.path) }
                 usleep(250)
             }
-            latencies.append(Measurements.milliseconds(clock.now - saved))
+            latencies.append((clock.now - saved).inMilliseconds)
             usleep(30_000)  // saves are seconds apart in real life; 30 ms keeps them separate batches here
         }
         latencies.sort()
@@ -74,7 +74,7 @@ struct WatchBenchmark {
         let idleStart = clock.now
         usleep(5_000_000)
         let cpu = Measurements.cpuSeconds() - cpuBefore
-        let idle = Measurements.milliseconds(clock.now - idleStart) / 1000
+        let idle = (clock.now - idleStart).inMilliseconds / 1000
         print(String(format: "  %-44@ %.2f%% of one core (%.3f s CPU in %.1f s)", "watcher idle CPU" as NSString, cpu / idle * 100, cpu, idle))
         print(String(format: "  %-44@ %.0f MB now · %.0f MB peak", "resident memory (watcher + reader)" as NSString, Measurements.currentResidentMegabytes(), Measurements.peakResidentMegabytes()))
         watcher.stop()

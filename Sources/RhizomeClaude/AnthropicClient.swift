@@ -99,7 +99,7 @@ public final class AnthropicClient: Sendable {
                 }
                 let wait = backoff(attempt: attempt, retryAfter: retryAfter)
                 guard clock.now + wait < deadline else {
-                    throw .timedOut(what: "an answer (retries included)", seconds: Self.seconds(settings.totalTimeout))
+                    throw .timedOut(what: "an answer (retries included)", seconds: settings.totalTimeout.inSeconds)
                 }
                 onRetry(Retry(attempt: attempt, problem: problem, wait: wait))
                 do { try await Task.sleep(for: wait) } catch { throw .cancelled }
@@ -125,7 +125,7 @@ public final class AnthropicClient: Sendable {
         request.setValue("text/event-stream", forHTTPHeaderField: "accept")
         request.httpBody = body
         // The watchdog enforces both limits; URLSession's own (whole seconds on Linux) must never fire first.
-        request.timeoutInterval = Self.seconds(settings.totalTimeout).rounded(.up) + 5
+        request.timeoutInterval = settings.totalTimeout.inSeconds.rounded(.up) + 5
 
         let transfer = StreamingTransfer()
         let watchdog = Watchdog(transfer: transfer, firstByteTimeout: settings.firstByteTimeout, deadline: deadline)
@@ -192,8 +192,8 @@ public final class AnthropicClient: Sendable {
             } catch {
                 if Task.isCancelled { return .failed(.cancelled) }
                 if let timeout = watchdog.expired {
-                    if timeout == .total { return .failed(.timedOut(what: "the whole answer", seconds: Self.seconds(clock.now - started))) }
-                    return .retryable(problem: "no response within \(Self.seconds(settings.firstByteTimeout).formatted()) s", retryAfter: nil, textShown: !text.isEmpty)
+                    if timeout == .total { return .failed(.timedOut(what: "the whole answer", seconds: (clock.now - started).inSeconds)) }
+                    return .retryable(problem: "no response within \(settings.firstByteTimeout.inSeconds.formatted()) s", retryAfter: nil, textShown: !text.isEmpty)
                 }
                 let reason = Self.describe(error)
                 if status == 0 && text.isEmpty, let code = (error as? URLError)?.code,
@@ -204,8 +204,8 @@ public final class AnthropicClient: Sendable {
             }
             if Task.isCancelled { return .failed(.cancelled) }
             if let timeout = watchdog.expired {
-                if timeout == .total { return .failed(.timedOut(what: "the whole answer", seconds: Self.seconds(clock.now - started))) }
-                return .retryable(problem: "no response within \(Self.seconds(settings.firstByteTimeout).formatted()) s", retryAfter: nil, textShown: !text.isEmpty)
+                if timeout == .total { return .failed(.timedOut(what: "the whole answer", seconds: (clock.now - started).inSeconds)) }
+                return .retryable(problem: "no response within \(settings.firstByteTimeout.inSeconds.formatted()) s", retryAfter: nil, textShown: !text.isEmpty)
             }
             if status != 200 {
                 return httpFailure(status: status, body: errorBody, headers: headers)
@@ -231,7 +231,7 @@ public final class AnthropicClient: Sendable {
     /// Full jitter over an exponential ceiling, but never sooner than the server asked.
     private func backoff(attempt: Int, retryAfter: Duration?) -> Duration {
         let ceiling = min(settings.initialBackoff * (1 << min(attempt - 1, 16)), settings.maximumBackoff)
-        let jittered = Duration.nanoseconds(Int64.random(in: 0...max(1, Int64(Self.seconds(ceiling) * 1e9))))
+        let jittered = Duration.nanoseconds(Int64.random(in: 0...max(1, Int64(ceiling.inSeconds * 1e9))))
         guard let retryAfter else { return jittered }
         return max(retryAfter, jittered)  // a wait past the call's deadline fails at once (the caller checks)
     }
@@ -278,9 +278,6 @@ public final class AnthropicClient: Sendable {
         }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }
 
 /// One HTTP request whose response arrives as chunks (`URLSessionDataDelegate`).

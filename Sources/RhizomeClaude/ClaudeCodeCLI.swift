@@ -152,7 +152,7 @@ final class CLIRun: @unchecked Sendable {
         // Stopped by us: the reason is known, there is nothing to wait for.
         if Task.isCancelled { throw ClaudeError.cancelled }
         if let expiry = lock.withLock({ expiry }) {
-            throw ClaudeError.timedOut(what: expiry, seconds: AnthropicClient.seconds(expiry == "the whole answer" ? totalTimeout : firstByteTimeout))
+            throw ClaudeError.timedOut(what: expiry, seconds: (expiry == "the whole answer" ? totalTimeout : firstByteTimeout).inSeconds)
         }
         if let answer = parser.answer, parser.failure == nil {
             return (answer, parser.costUSD)  // the result line came: nothing else to wait for

@@ -54,7 +54,8 @@ public enum Reflect {
         /// `2026-11-16 to 2026-11-22`, or one day.
         public var description: String { fromDay == toDay ? fromDay : "\(fromDay) to \(toDay)" }
 
-        static func day(_ date: Date, calendar: Calendar) -> String {
+        /// `YYYY-MM-DD` of a moment, in local time.
+        public static func day(_ date: Date, calendar: Calendar = .current) -> String {
             let parts = calendar.dateComponents([.year, .month, .day], from: date)
             return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
         }

@@ -330,7 +330,7 @@ extension IndexStore {
         do {
             return try withExtendedLifetime(deadline) { try store.readOnlyQuery(sql, maxRows: maxRows) }
         } catch StoreError.sqlite(let code, _, _) where code & 0xFF == SQLITE_INTERRUPT {
-            throw StoreError.queryTimedOut(seconds: Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18)
+            throw StoreError.queryTimedOut(seconds: timeLimit.inSeconds)
         }
     }
 

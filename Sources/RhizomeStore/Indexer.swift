@@ -605,8 +605,7 @@ public final class Indexer {
     }
 
     private func milliseconds(since start: ContinuousClock.Instant, clock: ContinuousClock) -> Double {
-        let duration = clock.now - start
-        return Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        (clock.now - start).inMilliseconds
     }
 }
 
@@ -636,7 +635,7 @@ struct PhaseTimer {
 
     func finish() {
         guard enabled else { return }
-        let text = totals.map { "\($0.0): \($0.1.components.seconds * 1000 + $0.1.components.attoseconds / 1_000_000_000_000_000) ms" }.joined(separator: " · ")
+        let text = totals.map { "\($0.0): \(Int($0.1.inMilliseconds)) ms" }.joined(separator: " · ")
         FileHandle.standardError.write(Data(("phases: " + text + "\n").utf8))
     }
 }

@@ -92,8 +92,7 @@ public final class FSEventsWatcher: FileSystemWatcher, @unchecked Sendable {
                 let components = vaultPath.split(separator: "/")
                 if components.first == ".rhizome" {
                     // Only what the configuration is read from: an index kept in `.rhizome/` changes on every batch.
-                    let name = components.last.map(String.init) ?? ""
-                    if components.count == 1 || name == "schemas" || name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json") {
+                    if FileSystemChange.isConfigurationEntry(components.count == 1 ? "" : String(components.last!)) {
                         changes.append(.configuration)
                     }
                     continue

@@ -25,6 +25,15 @@ public enum FileSystemChange: Sendable, Hashable {
     case rescan(reason: String)
 }
 
+extension FileSystemChange {
+    /// Whether a change to `name` inside `.rhizome/` is one of what the configuration is read from:
+    /// `config.yaml`, schema files, the `schemas` folder, or the folder itself (an empty name). An index
+    /// kept in `.rhizome/` changes on every batch and must not count.
+    static func isConfigurationEntry(_ name: String) -> Bool {
+        name.isEmpty || name == "schemas" || name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json")
+    }
+}
+
 /// Why watching could not start or go on.
 public enum WatchError: Error, Sendable, Equatable {
     /// Another `rhizome watch` or `rhizome mcp` already watches this index.

@@ -47,10 +47,10 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
     public func start(_ handler: @escaping @Sendable ([FileSystemChange]) -> Void) throws(WatchError) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else {
-            throw .cannotWatch(path: root, reason: "inotify is not available (\(errnoText()))",
+            throw .cannotWatch(path: root, reason: "inotify is not available (\(errnoDescription()))",
                                fix: "raise fs.inotify.max_user_instances (`sudo sysctl fs.inotify.max_user_instances=1024`)")
         }
-        guard pipe(&wakePipe) == 0 else { throw .cannotWatch(path: root, reason: errnoText(), fix: "close other programs and try again") }
+        guard pipe(&wakePipe) == 0 else { throw .cannotWatch(path: root, reason: errnoDescription(), fix: "close other programs and try again") }
         if let problem = watchTree() {
             close(descriptor)
             close(wakePipe[0])
@@ -91,7 +91,7 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
             let ready = poll(&descriptors, 2, -1)
             if ready < 0 {
                 if errno == EINTR { continue }
-                handler([.rescan(reason: "waiting for file events failed (\(errnoText()))")])
+                handler([.rescan(reason: "waiting for file events failed (\(errnoDescription()))")])
                 return
             }
             if descriptors[1].revents != 0 { return }
@@ -164,7 +164,7 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         if configurationWatches.contains(watch) {
             if mask & UInt32(IN_ISDIR) != 0, name == Array("schemas".utf8) { watchConfiguration() }
             // Only what the configuration is read from: an index kept in `.rhizome/` changes on every batch.
-            return isConfigurationFile(name) ? [.configuration] : []
+            return FileSystemChange.isConfigurationEntry(String(decoding: name, as: UTF8.self)) ? [.configuration] : []
         }
         var changes: [FileSystemChange] = []
         if mask & UInt32(IN_DELETE_SELF) != 0, folders[watch]?.contains([]) == true {
@@ -206,12 +206,6 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
             changes.append(.path(path, isFolder: reportsFolder))
         }
         return changes
-    }
-
-    /// `config.yaml`, the schema files and the `schemas` folder (events without a name: the folder itself).
-    private func isConfigurationFile(_ name: [UInt8]) -> Bool {
-        let text = String(decoding: name, as: UTF8.self)
-        return name.isEmpty || text == "schemas" || text.hasSuffix(".yaml") || text.hasSuffix(".yml") || text.hasSuffix(".json")
     }
 
     // MARK: Watches
@@ -387,7 +381,5 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         return .cannotWatch(path: path, reason: reason, fix: "check the folder's permissions")
     }
 }
-
-private func errnoText() -> String { String(cString: strerror(errno)) }
 
 #endif

@@ -152,8 +152,8 @@ public final class VaultWatcher: @unchecked Sendable {
             status.set(.watching, indexedAt: Date())
             return .batch(WatchBatch(
                 changedPaths: paths.count, walkedVault: report.walkedVault, reason: walkReason,
-                report: report, waitedMilliseconds: Self.milliseconds(started - batch.firstEventAt),
-                milliseconds: Self.milliseconds(clock.now - started)))
+                report: report, waitedMilliseconds: (started - batch.firstEventAt).inMilliseconds,
+                milliseconds: (clock.now - started).inMilliseconds))
         } catch {
             status.set(.watching, error: "\(error)")
             return .failed(message: "\(error)", changedPaths: paths.count)
@@ -164,10 +164,6 @@ public final class VaultWatcher: @unchecked Sendable {
     private func isExcluded(_ path: [UInt8]) -> Bool {
         guard !options.index.excludedPaths.isEmpty else { return false }
         return options.index.excludedPaths.contains(UnicodeNormalization.nfc(String(decoding: path, as: UTF8.self)))
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
     private static func takeLock(_ path: String, vault: String) throws(WatchError) -> Int32 {
@@ -315,18 +311,15 @@ final class ChangeQueue: @unchecked Sendable {
                     lastEventAt = nil
                     return batch
                 }
-                _ = condition.wait(until: Date() + Self.seconds(min(quietUntil, deadline) - now))
+                _ = condition.wait(until: Date() + (min(quietUntil, deadline) - now).inSeconds)
             } else if let idleDeadline {
                 let now = clock.now
                 if now >= idleDeadline { return Batch(changes: [], firstEventAt: now) }
-                _ = condition.wait(until: Date() + Self.seconds(idleDeadline - now))
+                _ = condition.wait(until: Date() + (idleDeadline - now).inSeconds)
             } else {
                 condition.wait()
             }
         }
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -88,14 +88,6 @@ struct ExploreCommand: RhizomeSubcommand {
         return .success
     }
 
-    static func day(_ nanoseconds: Int64?) -> String {
-        guard let nanoseconds else { return "undated" }
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd"
-        formatter.timeZone = .current
-        return formatter.string(from: Date(timeIntervalSince1970: Double(nanoseconds) / 1e9))
-    }
-
     /// `--dry-run --json`: the plan, and how each note scored.
     struct DryRun: Encodable {
         var plan: PromptPlan

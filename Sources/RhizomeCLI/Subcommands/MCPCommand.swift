@@ -32,19 +32,8 @@ struct MCPCommand: RhizomeSubcommand {
         let server = VaultMCPServer(vaultPath: vaultPath, databasePath: databasePath, watcherOptions: options) { line in
             context.printError("rhizome mcp: " + line)
         }
-        let outcome = BlockingOutcome()
-        Task {
-            do { try await server.run() } catch { outcome.failure = error }
-            outcome.done.signal()
-        }
-        outcome.done.wait()
-        if let failure = outcome.failure { throw failure }
+        // Ended by the end of standard input; Ctrl-C and SIGTERM end the process as usual (the index stays consistent).
+        try AsyncWork.wait(cancelledByInterrupt: false) { try await server.run() }
         return .success
     }
-}
-
-/// The result of async work a synchronous command waits for.
-private final class BlockingOutcome: @unchecked Sendable {
-    let done = DispatchSemaphore(value: 0)
-    var failure: Error?
 }

@@ -57,7 +57,7 @@ struct ClaudeCall {
         // A prompt takes at most 20 notes (some may turn out empty): never read a whole period's notes.
         notes.prefix(40).map { note in
             let text = NoteText.read(vaultRoot: vault, path: note.path, maxBytes: 256 * 1024)?.text ?? ""
-            return (note.path, note.name, note.date ?? ExploreCommand.day(note.modified), String(NoteText.body(of: text)))
+            return (note.path, note.name, note.date ?? note.modified.map { Reflect.Period.day(Date(timeIntervalSince1970: Double($0) / 1e9)) } ?? "undated", String(NoteText.body(of: text)))
         }
     }
 
@@ -100,8 +100,7 @@ struct ClaudeCall {
             let context = self.context
             answer = try AsyncWork.wait {
                 try await client.stream(request, onText: onText, onRetry: { retry in
-                    let seconds = Double(retry.wait.components.seconds) + Double(retry.wait.components.attoseconds) / 1e18
-                    context.printError("(\(retry.problem); retrying in \(String(format: "%.1f", seconds)) s)")
+                    context.printError("(\(retry.problem); retrying in \(String(format: "%.1f", retry.wait.inSeconds)) s)")
                 })
             }
         case .claudeCLI:
@@ -124,16 +123,17 @@ struct ClaudeCall {
     }
 }
 
-/// Runs async work from a synchronous command; Ctrl-C cancels it (an API request stops cleanly).
+/// Runs async work from a synchronous command. With `cancelledByInterrupt`, Ctrl-C cancels it (an API
+/// request stops cleanly); without, signals keep their usual effect.
 enum AsyncWork {
-    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    static func wait<T: Sendable>(cancelledByInterrupt: Bool = true, _ work: @escaping @Sendable () async throws -> T) throws -> T {
         let box = ResultBox<T>()
         let task = Task {
             do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
             box.done.signal()
         }
-        let signals = StopSignals({ task.cancel() })
-        defer { signals.cancel() }
+        let signals = cancelledByInterrupt ? StopSignals({ task.cancel() }) : nil
+        defer { signals?.cancel() }
         box.done.wait()
         return try box.result!.get()
     }

@@ -68,7 +68,7 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     func update(_ progress: IndexProgress) {
-        let seconds = Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18
+        let seconds = progress.elapsed.inSeconds
         guard enabled, progress.filesTotal >= 500, seconds >= 0.3 || shown else { return }
         let rate = seconds > 0 ? Double(progress.filesDone) / seconds : 0
         let remaining = rate > 0 ? Double(progress.filesTotal - progress.filesDone) / rate : 0

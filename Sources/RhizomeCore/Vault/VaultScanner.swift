@@ -78,10 +78,7 @@ public struct VaultScanner: Sendable {
                 diskPath.append(UInt8(ascii: "/"))
                 diskPath.append(contentsOf: nameBytes)
                 if UTF8Validation.firstInvalidOffset(nameBytes) != nil {
-                    result.findings.append(Finding(
-                        code: .invalidUTF8, severity: .warning,
-                        message: "the file name is not valid UTF-8; it is indexed as `\(relativePath)` (invalid bytes written as %XX)",
-                        path: relativePath, fix: "rename the file with a UTF-8 name"))
+                    result.findings.append(Self.invalidNameFinding(relativePath))
                 }
                 var status = stat()
                 var isLink = type == Int(DT_LNK)
@@ -96,11 +93,7 @@ public struct VaultScanner: Sendable {
                 guard nameBytes.withCString({ fstatat(descriptor, $0, &status, flags) }) == 0 else {
                     let reason = errnoDescription()
                     result.uncertainPaths.append(relativePath)
-                    result.findings.append(Finding(
-                        code: isLink ? .brokenSymlink : .unreadableFile, severity: .warning,
-                        message: isLink ? "broken symlink: its target does not exist (\(reason))" : "cannot read file status (\(reason))",
-                        path: relativePath,
-                        fix: isLink ? "restore the target or remove the link" : "check the file's permissions"))
+                    result.findings.append(Self.statusFinding(relativePath, isLink: isLink, reason: reason))
                     continue
                 }
                 let realPath: String? = isLink ? Self.realPath(of: diskPath) : directory.realPath.map { $0 + "/" + decodedName }
@@ -164,27 +157,20 @@ public struct VaultScanner: Sendable {
                     result.missing.append(relativePath)
                 } else {
                     result.uncertainPaths.append(relativePath)
-                    result.findings.append(Finding(
-                        code: .unreadableFile, severity: .warning, message: "cannot read file status (\(errnoDescription()))",
-                        path: relativePath, fix: "check the file's permissions"))
+                    result.findings.append(Self.statusFinding(relativePath, isLink: false, reason: errnoDescription()))
                 }
                 continue
             }
             // Reported for what exists only: a renamed or deleted file takes its finding along.
             if UTF8Validation.firstInvalidOffset(components[components.count - 1]) != nil {
-                result.findings.append(Finding(
-                    code: .invalidUTF8, severity: .warning,
-                    message: "the file name is not valid UTF-8; it is indexed as `\(relativePath)` (invalid bytes written as %XX)",
-                    path: relativePath, fix: "rename the file with a UTF-8 name"))
+                result.findings.append(Self.invalidNameFinding(relativePath))
             }
             let isLink = linkStatus.st_mode & S_IFMT == S_IFLNK
             var status = linkStatus
             if isLink {
                 guard diskPath.withCString({ stat($0, &status) }) == 0 else {
                     result.uncertainPaths.append(relativePath)
-                    result.findings.append(Finding(
-                        code: .brokenSymlink, severity: .warning, message: "broken symlink: its target does not exist (\(errnoDescription()))",
-                        path: relativePath, fix: "restore the target or remove the link"))
+                    result.findings.append(Self.statusFinding(relativePath, isLink: true, reason: errnoDescription()))
                     continue
                 }
             }
@@ -222,6 +208,23 @@ public struct VaultScanner: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The finding for a name that is not UTF-8 (the same from `scan()` and `scan(paths:)`, so that a watched
+    /// index equals a walked one).
+    private static func invalidNameFinding(_ path: String) -> Finding {
+        Finding(
+            code: .invalidUTF8, severity: .warning,
+            message: "the file name is not valid UTF-8; it is indexed as `\(path)` (invalid bytes written as %XX)",
+            path: path, fix: "rename the file with a UTF-8 name")
+    }
+
+    /// The finding for an entry whose status cannot be read: a broken symlink, or a file (permissions, I/O).
+    private static func statusFinding(_ path: String, isLink: Bool, reason: String) -> Finding {
+        Finding(
+            code: isLink ? .brokenSymlink : .unreadableFile, severity: .warning,
+            message: isLink ? "broken symlink: its target does not exist (\(reason))" : "cannot read file status (\(reason))",
+            path: path, fix: isLink ? "restore the target or remove the link" : "check the file's permissions")
+    }
 
     /// The real path `scan()` records for a regular file below symlinked folders: the deepest symlinked
     /// folder on the way, resolved, followed by the rest of the names (nil when no folder on the way is a
@@ -408,6 +411,7 @@ extension Array where Element == UInt8 {
     }
 }
 
-func errnoDescription() -> String {
+/// The system's message for the current `errno`.
+public func errnoDescription() -> String {
     String(cString: strerror(errno))
 }
