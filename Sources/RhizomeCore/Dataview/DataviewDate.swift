@@ -1,0 +1,261 @@
+import Foundation
+
+/// A date or date-time as Dataview holds it: a civil (wall-clock) time, either floating in the local time
+/// zone or with an explicit UTC offset (`2024-01-31T10:00+02:00`).
+///
+/// Civil arithmetic is done here (days from the civil calendar), so adding a month clamps the day as
+/// Luxon does (`2024-01-31 + 1 month = 2024-02-29`) and results do not depend on Foundation's calendars.
+public struct DataviewDate: Sendable, Hashable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    public var millisecond: Int
+    /// Minutes east of UTC when written with an offset (`Z` is 0); nil for local (floating) times.
+    public var offsetMinutes: Int?
+    /// False for a date without a time of day (`2024-01-31`): it renders without one.
+    public var hasTime: Bool
+
+    public init(
+        year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0,
+        offsetMinutes: Int? = nil, hasTime: Bool = false
+    ) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.millisecond = millisecond
+        self.offsetMinutes = offsetMinutes
+        self.hasTime = hasTime
+    }
+
+    /// The local civil time of an instant.
+    public init(instant: Date, hasTime: Bool = true, timeZone: TimeZone = .current) {
+        let offsetSeconds = timeZone.secondsFromGMT(for: instant)
+        let localMilliseconds = Int64((instant.timeIntervalSince1970 * 1000).rounded(.down)) + Int64(offsetSeconds) * 1000
+        self = DataviewDate.fromLocalMilliseconds(localMilliseconds, offsetMinutes: nil, hasTime: hasTime)
+        if !hasTime { self = startOfDay }
+    }
+
+    /// Milliseconds since the epoch of this time read as UTC wall-clock time (offsets applied; floating
+    /// times use the local zone's offset at that time), for ordering and differences.
+    public var comparableMilliseconds: Int64 {
+        let local = localMilliseconds
+        if let offsetMinutes { return local - Int64(offsetMinutes) * 60_000 }
+        let guess = Date(timeIntervalSince1970: Double(local) / 1000)
+        return local - Int64(TimeZone.current.secondsFromGMT(for: guess)) * 1000
+    }
+
+    public func compare(_ other: DataviewDate) -> Int {
+        let a = comparableMilliseconds, b = other.comparableMilliseconds
+        return a < b ? -1 : (a > b ? 1 : 0)
+    }
+
+    public var startOfDay: DataviewDate {
+        DataviewDate(year: year, month: month, day: day, offsetMinutes: offsetMinutes, hasTime: false)
+    }
+
+    /// ISO 8601: `2024-01-31`, or `2024-01-31T10:00:00.000+02:00` style for date-times (offset only when known).
+    public var isoText: String {
+        var text = "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))"
+        guard hasTime else { return text }
+        text += "T\(zeroPadded(hour, 2)):\(zeroPadded(minute, 2)):\(zeroPadded(second, 2))"
+        if millisecond != 0 { text += ".\(zeroPadded(millisecond, 3))" }
+        if let offsetMinutes {
+            if offsetMinutes == 0 { return text + "Z" }
+            let sign = offsetMinutes < 0 ? "-" : "+"
+            text += "\(sign)\(zeroPadded(abs(offsetMinutes) / 60, 2)):\(zeroPadded(abs(offsetMinutes) % 60, 2))"
+        }
+        return text
+    }
+
+    /// The day of the week, 1 = Monday … 7 = Sunday (ISO, as Luxon's `weekday`).
+    public var weekday: Int {
+        let days = DataviewDate.daysFromCivil(year, month, day)  // 1970-01-01 was a Thursday
+        return Int(((days % 7) + 7 + 3) % 7) + 1
+    }
+
+    /// The ISO week number (Luxon's `weekNumber`).
+    public var weekNumber: Int {
+        let thursday = DataviewDate.daysFromCivil(year, month, day) - Int64(weekday) + 4
+        let (thursdayYear, _, _) = DataviewDate.civilFromDays(thursday)
+        let firstOfYear = DataviewDate.daysFromCivil(thursdayYear, 1, 1)
+        return Int((thursday - firstOfYear) / 7) + 1
+    }
+
+    public var dayOfYear: Int {
+        Int(DataviewDate.daysFromCivil(year, month, day) - DataviewDate.daysFromCivil(year, 1, 1)) + 1
+    }
+
+    // MARK: Arithmetic
+
+    /// This date moved by a duration: years and months on the calendar (clamping the day), then weeks
+    /// and days, then the time of day. A duration with a time part makes a date a date-time.
+    public func adding(_ duration: DataviewDuration, sign: Double = 1) -> DataviewDate {
+        var result = self
+        let totalMonths = Int((duration.years * 12 + duration.months) * sign)
+        if totalMonths != 0 {
+            let monthIndex = result.year * 12 + (result.month - 1) + totalMonths
+            result.year = Int((Double(monthIndex) / 12).rounded(.down))
+            result.month = monthIndex - result.year * 12 + 1
+            result.day = min(result.day, DataviewDate.daysInMonth(result.year, result.month))
+        }
+        let dayDelta = (duration.weeks * 7 + duration.days) * sign
+        let timeDelta = (duration.hours * 3_600_000 + duration.minutes * 60_000 + duration.seconds * 1000 + duration.milliseconds) * sign
+        let milliseconds = dayDelta * 86_400_000 + timeDelta
+        if milliseconds != 0 {
+            let hasTime = result.hasTime || timeDelta != 0 || dayDelta.rounded() != dayDelta
+            result = DataviewDate.fromLocalMilliseconds(
+                result.localMilliseconds + Int64(milliseconds.rounded()), offsetMinutes: result.offsetMinutes, hasTime: hasTime)
+        }
+        return result
+    }
+
+    /// The difference `self - other` as a duration in days, hours, minutes, seconds and milliseconds.
+    public func difference(from other: DataviewDate) -> DataviewDuration {
+        DataviewDuration.fromMilliseconds(Double(comparableMilliseconds - other.comparableMilliseconds))
+    }
+
+    // MARK: Civil calendar
+
+    /// This time's wall-clock milliseconds since 1970-01-01T00:00 (no offset applied).
+    var localMilliseconds: Int64 {
+        let days = DataviewDate.daysFromCivil(year, month, day)
+        return days * 86_400_000 + Int64(hour) * 3_600_000 + Int64(minute) * 60_000 + Int64(second) * 1000 + Int64(millisecond)
+    }
+
+    static func fromLocalMilliseconds(_ milliseconds: Int64, offsetMinutes: Int?, hasTime: Bool) -> DataviewDate {
+        var days = milliseconds / 86_400_000
+        var rest = milliseconds % 86_400_000
+        if rest < 0 { rest += 86_400_000; days -= 1 }
+        let (year, month, day) = civilFromDays(days)
+        return DataviewDate(
+            year: year, month: month, day: day, hour: Int(rest / 3_600_000), minute: Int(rest / 60_000 % 60),
+            second: Int(rest / 1000 % 60), millisecond: Int(rest % 1000), offsetMinutes: offsetMinutes, hasTime: hasTime)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civilFromDays(_ days: Int64) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    static func isValid(year: Int, month: Int, day: Int) -> Bool {
+        (1...12).contains(month) && day >= 1 && day <= daysInMonth(year, month)
+    }
+}
+
+func zeroPadded(_ value: Int, _ width: Int) -> String {
+    let digits = String(abs(value))
+    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+}
+
+// MARK: Parsing
+
+extension DataviewDate {
+    /// An ISO date as Dataview reads one in fields and `date(…)`: `2024-01-31`, `2024-01`, `2024-01-31T10:00`,
+    /// with optional seconds, milliseconds and `Z` / `±hh:mm` offset. The whole text must match.
+    public static func parse<S: StringProtocol>(_ text: S) -> DataviewDate? {
+        var reader = DigitReader(Array(text.utf8))
+        guard let year = reader.digits(exactly: 4), reader.take("-"), let month = reader.digits(exactly: 2) else { return nil }
+        guard reader.take("-") else {
+            return reader.isAtEnd && (1...12).contains(month) ? DataviewDate(year: year, month: month, day: 1) : nil
+        }
+        guard let day = reader.digits(exactly: 2), isValid(year: year, month: month, day: day) else { return nil }
+        var date = DataviewDate(year: year, month: month, day: day)
+        if reader.isAtEnd { return date }
+        guard reader.take("T") || reader.take(" "), let hour = reader.digits(exactly: 2), hour < 24, reader.take(":"),
+              let minute = reader.digits(exactly: 2), minute < 60 else { return nil }
+        date.hour = hour
+        date.minute = minute
+        date.hasTime = true
+        if reader.take(":") {
+            guard let second = reader.digits(exactly: 2), second < 60 else { return nil }
+            date.second = second
+            if reader.take(".") {
+                guard let (fraction, count) = reader.fraction() else { return nil }
+                date.millisecond = Int((Double(fraction) / pow(10, Double(count)) * 1000).rounded(.down))
+            }
+        }
+        if reader.take("Z") {
+            date.offsetMinutes = 0
+        } else if reader.peek == UInt8(ascii: "+") || reader.peek == UInt8(ascii: "-") {
+            let sign = reader.peek == UInt8(ascii: "-") ? -1 : 1
+            reader.index += 1
+            guard let hours = reader.digits(exactly: 2) else { return nil }
+            _ = reader.take(":")
+            let minutes = reader.digits(exactly: 2) ?? 0
+            date.offsetMinutes = sign * (hours * 60 + minutes)
+        }
+        return reader.isAtEnd ? date : nil
+    }
+}
+
+/// Reads fixed-width digit groups and separators from UTF-8 bytes.
+struct DigitReader {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { index == bytes.count }
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func take(_ character: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func digits(exactly count: Int) -> Int? {
+        guard index + count <= bytes.count else { return nil }
+        var value = 0
+        for offset in 0..<count {
+            let byte = bytes[index + offset]
+            guard byte >= 48, byte <= 57 else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        index += count
+        return value
+    }
+
+    mutating func fraction() -> (Int, Int)? {
+        var value = 0, count = 0
+        while let byte = peek, byte >= 48, byte <= 57, count < 9 {
+            value = value * 10 + Int(byte - 48)
+            count += 1
+            index += 1
+        }
+        return count > 0 ? (value, count) : nil
+    }
+}

@@ -1,0 +1,572 @@
+import Foundation
+
+/// Dataview's built-in functions (`src/expression/functions.ts`), by name.
+///
+/// Functions marked "vectorised" apply element by element when their first argument is a list
+/// (`lower(file.tags)`). A function not in `names` is rejected when the query is parsed, naming it.
+public enum DataviewFunctions {
+    /// Every supported function name (lower case; function names are case-insensitive).
+    public static var names: Set<String> { Set(table.keys) }
+
+    typealias Implementation = @Sendable (_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue
+
+    struct CallContext {
+        let name: String
+        let evaluator: DataviewEvaluator
+        let scope: DataviewEvaluator.Scope
+
+        func call(_ function: DataviewValue, _ arguments: DataviewValue...) throws(DataviewError) -> DataviewValue {
+            try evaluator.call(function, with: arguments, scope: scope)
+        }
+
+        func failure(_ arguments: [DataviewValue]) -> DataviewError {
+            .evaluation(message: "no implementation of \(name)(\(arguments.map(\.typeName).joined(separator: ", ")))")
+        }
+    }
+
+    static func call(
+        _ name: String, arguments: [DataviewExpression], scope: DataviewEvaluator.Scope, evaluator: DataviewEvaluator
+    ) throws(DataviewError) -> DataviewValue {
+        guard let implementation = table[name] else { throw .evaluation(message: "unknown function `\(name)`") }
+        var values: [DataviewValue] = []
+        values.reserveCapacity(arguments.count)
+        for argument in arguments { values.append(try evaluator.evaluate(argument, scope: scope)) }
+        return try implementation(values, CallContext(name: name, evaluator: evaluator, scope: scope))
+    }
+
+    private static let table: [String: Implementation] = {
+        var table: [String: Implementation] = [:]
+        for (name, implementation) in containers { table[name] = implementation }
+        for (name, implementation) in strings { table[name] = implementation }
+        for (name, implementation) in numbers { table[name] = implementation }
+        for (name, implementation) in lists { table[name] = implementation }
+        for (name, implementation) in values { table[name] = implementation }
+        return table
+    }()
+
+    // MARK: Containment and length
+
+    private static let containers: [String: Implementation] = [
+        "contains": containment { haystack, needle in contains(haystack, needle, caseSensitive: true) },
+        "icontains": containment { haystack, needle in contains(haystack, needle, caseSensitive: false) },
+        "econtains": containment { haystack, needle in
+            if case .list(let items) = haystack { return items.contains(needle) }
+            return contains(haystack, needle, caseSensitive: true)
+        },
+        "containsword": vectorisedPairs { text, word, context throws(DataviewError) in
+            guard case .string(let haystack) = text, case .string(let needle) = word else {
+                if text.isNull || word.isNull { return .null }
+                throw context.failure([text, word])
+            }
+            let regex = try RegexCache.shared.regex(
+                "\\b" + NSRegularExpression.escapedPattern(for: needle) + "\\b", options: [.caseInsensitive])
+            return .boolean(regex.firstMatch(in: haystack, range: NSRange(haystack.startIndex..., in: haystack)) != nil)
+        },
+        "length": { arguments, context throws(DataviewError) in
+            switch try one(arguments, context) {
+            case .null: return .number(0)
+            case .list(let items): return .number(Double(items.count))
+            case .object(let object): return .number(Double(object.count))
+            case .string(let text): return .number(Double(text.utf16.count))
+            default: throw context.failure(arguments)
+            }
+        },
+    ]
+
+    /// `contains`: a substring of a string, a key of an object, for lists any element that contains the
+    /// value (recursively, so string elements match substrings: `contains(file.tags, "#a")` matches `#a/b`);
+    /// other values by equality.
+    static func contains(_ haystack: DataviewValue, _ needle: DataviewValue, caseSensitive: Bool) -> Bool {
+        switch (haystack, needle) {
+        case (.list(let items), _):
+            return items.contains { contains($0, needle, caseSensitive: caseSensitive) }
+        case (.string(let text), .string(let part)):
+            return caseSensitive ? text.contains(part) : text.lowercased().contains(part.lowercased())
+        case (.object(let object), .string(let key)):
+            return object[key] != nil
+        default:
+            return haystack == needle
+        }
+    }
+
+    /// The contains family: two arguments, mapped over a list of needles as Dataview does.
+    private static func containment(_ test: @escaping @Sendable (DataviewValue, DataviewValue) -> Bool) -> Implementation {
+        return { arguments, context throws(DataviewError) in
+            let (haystack, needle) = try two(arguments, context)
+            if case .list(let needles) = needle { return .list(needles.map { .boolean(test(haystack, $0)) }) }
+            return .boolean(test(haystack, needle))
+        }
+    }
+
+    // MARK: Strings
+
+    private static let strings: [String: Implementation] = [
+        "lower": vectorised { value, context throws(DataviewError) in
+            guard case .string(let text) = value else { return value }
+            return .string(text.lowercased())
+        },
+        "upper": vectorised { value, context throws(DataviewError) in
+            guard case .string(let text) = value else { return value }
+            return .string(text.uppercased())
+        },
+        "startswith": { arguments, context throws(DataviewError) in
+            guard arguments.count == 2, case .string(let text) = arguments[0], case .string(let prefix) = arguments[1] else {
+                return try nullOr(arguments, context)
+            }
+            return .boolean(text.hasPrefix(prefix))
+        },
+        "endswith": { arguments, context throws(DataviewError) in
+            guard arguments.count == 2, case .string(let text) = arguments[0], case .string(let suffix) = arguments[1] else {
+                return try nullOr(arguments, context)
+            }
+            return .boolean(text.hasSuffix(suffix))
+        },
+        "replace": vectorised { value, arguments, context throws(DataviewError) in
+            guard arguments.count == 2, case .string(let text) = value, case .string(let pattern) = arguments[0],
+                  case .string(let replacement) = arguments[1] else { return try nullOr([value] + arguments, context) }
+            return .string(pattern.isEmpty ? text : text.replacingOccurrences(of: pattern, with: replacement))
+        },
+        "regexmatch": vectorisedPairs { pattern, text, context throws(DataviewError) in
+            guard case .string(let pattern) = pattern, case .string(let text) = text else {
+                if pattern.isNull || text.isNull { return .boolean(false) }
+                throw context.failure([pattern, text])
+            }
+            // As Dataview: anchored at both ends unless the pattern already starts with `^` or ends with `$`.
+            let anchored = pattern.hasPrefix("^") || pattern.hasSuffix("$") ? pattern : "^" + pattern + "$"
+            return .boolean(try RegexCache.shared.regex(anchored).firstMatch(
+                in: text, range: NSRange(text.startIndex..., in: text)) != nil)
+        },
+        "regextest": vectorisedPairs { pattern, text, context throws(DataviewError) in
+            guard case .string(let pattern) = pattern, case .string(let text) = text else {
+                if pattern.isNull || text.isNull { return .boolean(false) }
+                throw context.failure([pattern, text])
+            }
+            return .boolean(try RegexCache.shared.regex(pattern).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil)
+        },
+        "regexreplace": vectorised { value, arguments, context throws(DataviewError) in
+            guard arguments.count == 2, case .string(let text) = value, case .string(let pattern) = arguments[0],
+                  case .string(let replacement) = arguments[1] else { return try nullOr([value] + arguments, context) }
+            let regex = try RegexCache.shared.regex(pattern)
+            return .string(regex.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replacement))
+        },
+        "split": { arguments, context throws(DataviewError) in
+            guard arguments.count >= 2, case .string(let text) = arguments[0], case .string(let pattern) = arguments[1] else {
+                return try nullOr(arguments, context)
+            }
+            var limit = Int.max
+            if arguments.count > 2, case .number(let number) = arguments[2] { limit = max(0, Int(number)) }
+            let regex = try RegexCache.shared.regex(pattern)
+            var parts: [DataviewValue] = []
+            var start = text.startIndex
+            for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range, in: text), !range.isEmpty else { continue }
+                parts.append(.string(String(text[start..<range.lowerBound])))
+                // As JavaScript's split: captured groups are spliced in (an unmatched group as "").
+                for group in stride(from: 1, to: match.numberOfRanges, by: 1) {
+                    parts.append(.string(Range(match.range(at: group), in: text).map { String(text[$0]) } ?? ""))
+                }
+                start = range.upperBound
+            }
+            parts.append(.string(String(text[start...])))
+            return .list(Array(parts.prefix(limit)))
+        },
+        "join": { arguments, context throws(DataviewError) in
+            guard let first = arguments.first else { throw context.failure(arguments) }
+            var separator = ", "
+            if arguments.count > 1, case .string(let given) = arguments[1] { separator = given }
+            guard case .list(let items) = first else { return .string(DataviewText.plain(first)) }
+            return .string(items.map(DataviewText.plain).joined(separator: separator))
+        },
+        "truncate": vectorised { value, arguments, context throws(DataviewError) in
+            guard case .string(let text) = value, case .number(let length)? = arguments.first else { return try nullOr([value] + arguments, context) }
+            var suffix = "..."
+            if arguments.count > 1, case .string(let given) = arguments[1] { suffix = given }
+            // As Dataview: cut when longer than `length` minus the suffix.
+            let keep = max(0, Int(length) - suffix.count)
+            guard text.count > keep else { return value }
+            return .string(String(text.prefix(keep)) + suffix)
+        },
+        "padleft": vectorised { value, arguments, context throws(DataviewError) in
+            guard case .string(let text) = value, case .number(let length)? = arguments.first else { return try nullOr([value] + arguments, context) }
+            var padding = " "
+            if arguments.count > 1, case .string(let given) = arguments[1], !given.isEmpty { padding = given }
+            let missing = max(0, Int(length) - text.count)
+            return .string(String(String(repeating: padding, count: missing).prefix(missing)) + text)
+        },
+        "padright": vectorised { value, arguments, context throws(DataviewError) in
+            guard case .string(let text) = value, case .number(let length)? = arguments.first else { return try nullOr([value] + arguments, context) }
+            var padding = " "
+            if arguments.count > 1, case .string(let given) = arguments[1], !given.isEmpty { padding = given }
+            let missing = max(0, Int(length) - text.count)
+            return .string(text + String(String(repeating: padding, count: missing).prefix(missing)))
+        },
+    ]
+
+    // MARK: Numbers
+
+    private static let numbers: [String: Implementation] = [
+        "round": vectorised { value, arguments, context throws(DataviewError) in
+            guard case .number(let number) = value else { return try nullOr([value] + arguments, context) }
+            var digits = 0.0
+            if case .number(let given)? = arguments.first { digits = max(0, given.rounded(.down)) }
+            // JavaScript's Math.round (halves toward +∞) without digits; toFixed with them.
+            if digits == 0 { return .number((number + 0.5).rounded(.down)) }
+            let scale = pow(10, digits)
+            return .number((number * scale).rounded(.toNearestOrAwayFromZero) / scale)
+        },
+        "trunc": vectorised { value, context throws(DataviewError) in
+            guard case .number(let number) = value else { return try nullOr([value], context) }
+            return .number(number.rounded(.towardZero))
+        },
+        "floor": vectorised { value, context throws(DataviewError) in
+            guard case .number(let number) = value else { return try nullOr([value], context) }
+            return .number(number.rounded(.down))
+        },
+        "ceil": vectorised { value, context throws(DataviewError) in
+            guard case .number(let number) = value else { return try nullOr([value], context) }
+            return .number(number.rounded(.up))
+        },
+        "min": { arguments, _ in
+            spread(arguments).filter { !$0.isNull }.min { DataviewValue.compare($0, $1) < 0 } ?? .null
+        },
+        "max": { arguments, _ in
+            spread(arguments).filter { !$0.isNull }.max { DataviewValue.compare($0, $1) < 0 } ?? .null
+        },
+        "sum": { arguments, context throws(DataviewError) in
+            guard arguments.count == 1, case .list(let items) = arguments[0] else { return try one(arguments, context) }
+            return try fold(items, context, empty: .null, .plus)
+        },
+        "product": { arguments, context throws(DataviewError) in
+            guard arguments.count == 1, case .list(let items) = arguments[0] else { return try one(arguments, context) }
+            return try fold(items, context, empty: .null, .times)
+        },
+        "average": { arguments, context throws(DataviewError) in
+            let items = spread(arguments)
+            guard !items.isEmpty else { return .null }
+            return try DataviewOperators.apply(.divide, try fold(items, context, empty: .number(0), .plus), .number(Double(items.count)))
+        },
+    ]
+
+    // MARK: Lists and lambdas
+
+    private static let lists: [String: Implementation] = [
+        "filter": { arguments, context throws(DataviewError) in
+            guard arguments.count == 2 else { throw context.failure(arguments) }
+            if arguments[0].isNull { return .null }
+            var kept: [DataviewValue] = []
+            for item in arguments[0].asList where try context.call(arguments[1], item).isTruthy { kept.append(item) }
+            return .list(kept)
+        },
+        "map": { arguments, context throws(DataviewError) in
+            guard arguments.count == 2 else { throw context.failure(arguments) }
+            if arguments[0].isNull { return .null }
+            var mapped: [DataviewValue] = []
+            for item in arguments[0].asList { mapped.append(try context.call(arguments[1], item)) }
+            return .list(mapped)
+        },
+        "any": { arguments, context throws(DataviewError) in
+            try quantifier(arguments, context) { results in results.contains(true) }
+        },
+        "all": { arguments, context throws(DataviewError) in
+            try quantifier(arguments, context) { results in !results.contains(false) }
+        },
+        "none": { arguments, context throws(DataviewError) in
+            try quantifier(arguments, context) { results in !results.contains(true) }
+        },
+        "flat": { arguments, context throws(DataviewError) in
+            guard let first = arguments.first else { throw context.failure(arguments) }
+            var depth = 1
+            if arguments.count > 1, case .number(let given) = arguments[1] { depth = max(0, Int(given)) }
+            func flatten(_ items: [DataviewValue], _ depth: Int) -> [DataviewValue] {
+                items.flatMap { item -> [DataviewValue] in
+                    if depth > 0, case .list(let inner) = item { return flatten(inner, depth - 1) }
+                    return [item]
+                }
+            }
+            return first.isNull ? .null : .list(flatten(first.asList, depth))
+        },
+        "sort": { arguments, context throws(DataviewError) in
+            guard let first = arguments.first else { throw context.failure(arguments) }
+            if first.isNull { return .null }
+            var keyed: [(key: DataviewValue, value: DataviewValue)] = []
+            for item in first.asList {
+                keyed.append((arguments.count > 1 ? try context.call(arguments[1], item) : item, item))
+            }
+            return .list(stableSorted(keyed) { DataviewValue.compare($0.key, $1.key) < 0 }.map(\.value))
+        },
+        "reverse": { arguments, context throws(DataviewError) in
+            guard let first = arguments.first else { throw context.failure(arguments) }
+            return first.isNull ? .null : .list(first.asList.reversed())
+        },
+        "unique": { arguments, context throws(DataviewError) in
+            guard let first = arguments.first else { throw context.failure(arguments) }
+            // As Dataview: sorted, then de-duplicated.
+            var unique: [DataviewValue] = []
+            for item in stableSorted(first.asList, by: { DataviewValue.compare($0, $1) < 0 }) where unique.last != item {
+                unique.append(item)
+            }
+            return .list(unique)
+        },
+        "nonnull": { arguments, _ in
+            .list(spread(arguments).filter { !$0.isNull })
+        },
+        "firstvalue": { arguments, _ in
+            spread(arguments).first { !$0.isNull } ?? .null
+        },
+        "list": { arguments, _ in .list(arguments) },
+        "array": { arguments, _ in .list(arguments) },
+        "object": { arguments, context throws(DataviewError) in
+            guard arguments.count % 2 == 0 else { throw .evaluation(message: "object() takes key, value pairs; got \(arguments.count) arguments") }
+            var object = DataviewObject()
+            for pair in stride(from: 0, to: arguments.count, by: 2) {
+                guard case .string(let key) = arguments[pair] else { throw context.failure(arguments) }
+                object[key] = arguments[pair + 1]
+            }
+            return .object(object)
+        },
+    ]
+
+    // MARK: Types, dates and links
+
+    private static let values: [String: Implementation] = [
+        "default": vectorised { value, arguments, context throws(DataviewError) in
+            guard let fallback = arguments.first else { throw context.failure([value]) }
+            return value.isNull ? fallback : value
+        },
+        "choice": { arguments, context throws(DataviewError) in
+            guard arguments.count == 3 else { throw context.failure(arguments) }
+            return arguments[0].isTruthy ? arguments[1] : arguments[2]
+        },
+        "typeof": { arguments, context throws(DataviewError) in
+            .string(try one(arguments, context).typeName)
+        },
+        "number": vectorised { value, context throws(DataviewError) in
+            switch value {
+            case .number: return value
+            case .string(let text):
+                guard let range = text.range(of: "-?[0-9]+(\\.[0-9]+)?", options: .regularExpression) else { return .null }
+                return Double(text[range]).map(DataviewValue.number) ?? .null
+            default: return .null
+            }
+        },
+        "string": { arguments, context throws(DataviewError) in
+            .string(DataviewText.plain(try one(arguments, context)))
+        },
+        "date": { arguments, context throws(DataviewError) in
+            let value = try one(arguments, context)
+            switch value {
+            case .date: return value
+            case .string(let text):
+                if let relative = DataviewRelativeDate(rawValue: text.lowercased()) {
+                    return .date(relativeDate(relative, now: context.evaluator.now))
+                }
+                return DataviewDate.parse(text.trimmingSpaces).map(DataviewValue.date) ?? .null
+            case .link(let link):
+                if let display = link.display, let date = DataviewDate.parse(display) { return .date(date) }
+                if let date = DataviewDate.parse(link.fileName) { return .date(date) }
+                guard case .object(let file)? = context.evaluator.linkedPage(link)?["file"], case .date(let day)? = file["day"] else {
+                    return .null
+                }
+                return .date(day)
+            default:
+                return .null
+            }
+        },
+        "dur": { arguments, context throws(DataviewError) in
+            let value = try one(arguments, context)
+            switch value {
+            case .duration: return value
+            case .string(let text): return DataviewDuration.parse(text).map(DataviewValue.duration) ?? .null
+            default: return .null
+            }
+        },
+        "dateformat": vectorised { value, arguments, context throws(DataviewError) in
+            guard case .date(let date) = value, case .string(let format)? = arguments.first else { return try nullOr([value] + arguments, context) }
+            return .string(DataviewDateFormat.format(date, format))
+        },
+        "striptime": vectorised { value, context throws(DataviewError) in
+            guard case .date(let date) = value else { return try nullOr([value], context) }
+            return .date(date.startOfDay)
+        },
+        "link": vectorised { value, arguments, context throws(DataviewError) in
+            var link: DataviewLink
+            switch value {
+            case .string(let path): link = context.evaluator.resolveLink(path)
+            case .link(let existing): link = existing
+            default: return try nullOr([value] + arguments, context)
+            }
+            if case .string(let display)? = arguments.first { link.display = display }
+            return .link(link)
+        },
+        "meta": { arguments, context throws(DataviewError) in
+            guard case .link(let link) = try one(arguments, context) else { return .null }
+            return .object(DataviewObject([
+                ("display", link.display.map(DataviewValue.string) ?? .null), ("embed", .boolean(link.isEmbed)),
+                ("path", .string(link.path)), ("subpath", link.subpath.map(DataviewValue.string) ?? .null),
+                ("type", .string(link.subpath == nil ? "file" : (link.subpath!.hasPrefix("^") ? "block" : "header"))),
+            ]))
+        },
+    ]
+
+    // MARK: Helpers
+
+    private static func one(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
+        guard arguments.count == 1 else {
+            throw .evaluation(message: "\(context.name)() takes 1 argument, got \(arguments.count)")
+        }
+        return arguments[0]
+    }
+
+    private static func two(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> (DataviewValue, DataviewValue) {
+        guard arguments.count == 2 else {
+            throw .evaluation(message: "\(context.name)() takes 2 arguments, got \(arguments.count)")
+        }
+        return (arguments[0], arguments[1])
+    }
+
+    /// Null in, null out (a missing field); any other mismatch is an error naming the argument types.
+    private static func nullOr(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
+        if arguments.first?.isNull ?? false { return .null }
+        throw context.failure(arguments)
+    }
+
+    /// The arguments, or the elements of a single list argument (`min(1, 2)` and `min([1, 2])`).
+    private static func spread(_ arguments: [DataviewValue]) -> [DataviewValue] {
+        if arguments.count == 1, case .list(let items) = arguments[0] { return items }
+        if arguments.count == 1, arguments[0].isNull { return [] }
+        return arguments
+    }
+
+    private static func fold(
+        _ items: [DataviewValue], _ context: CallContext, empty: DataviewValue, _ op: DataviewBinaryOperator
+    ) throws(DataviewError) -> DataviewValue {
+        guard var result = items.first else { return empty }
+        for item in items.dropFirst() { result = try DataviewOperators.apply(op, result, item) }
+        return result
+    }
+
+    private static func quantifier(
+        _ arguments: [DataviewValue], _ context: CallContext, _ decide: ([Bool]) -> Bool
+    ) throws(DataviewError) -> DataviewValue {
+        if arguments.count == 2, case .function = arguments[1] {
+            var results: [Bool] = []
+            for item in arguments[0].asList { results.append(try context.call(arguments[1], item).isTruthy) }
+            return .boolean(decide(results))
+        }
+        return .boolean(decide(spread(arguments).map(\.isTruthy)))
+    }
+
+    /// A function of one value that maps over a list given as its first argument.
+    private static func vectorised(
+        _ body: @escaping @Sendable (DataviewValue, CallContext) throws(DataviewError) -> DataviewValue
+    ) -> Implementation {
+        vectorised { value, arguments, context throws(DataviewError) in
+            guard arguments.isEmpty else { throw .evaluation(message: "\(context.name)() takes 1 argument, got \(arguments.count + 1)") }
+            return try body(value, context)
+        }
+    }
+
+    /// A function whose first argument maps over a list; the other arguments are passed as they are.
+    private static func vectorised(
+        _ body: @escaping @Sendable (DataviewValue, [DataviewValue], CallContext) throws(DataviewError) -> DataviewValue
+    ) -> Implementation {
+        return { arguments, context throws(DataviewError) in
+            guard let first = arguments.first else {
+                throw .evaluation(message: "\(context.name)() needs at least 1 argument")
+            }
+            let rest = Array(arguments.dropFirst())
+            if case .list(let items) = first {
+                var mapped: [DataviewValue] = []
+                for item in items { mapped.append(try body(item, rest, context)) }
+                return .list(mapped)
+            }
+            return try body(first, rest, context)
+        }
+    }
+
+    /// A function of two values mapped over whichever of them is a list (the shortest, when both are).
+    private static func vectorisedPairs(
+        _ body: @escaping @Sendable (DataviewValue, DataviewValue, CallContext) throws(DataviewError) -> DataviewValue
+    ) -> Implementation {
+        @Sendable func apply(_ a: DataviewValue, _ b: DataviewValue, _ context: CallContext) throws(DataviewError) -> DataviewValue {
+            switch (a, b) {
+            case (.list(let left), .list(let right)):
+                var results: [DataviewValue] = []
+                for (x, y) in zip(left, right) { results.append(try apply(x, y, context)) }
+                return .list(results)
+            case (.list(let left), _):
+                var results: [DataviewValue] = []
+                for x in left { results.append(try apply(x, b, context)) }
+                return .list(results)
+            case (_, .list(let right)):
+                var results: [DataviewValue] = []
+                for y in right { results.append(try apply(a, y, context)) }
+                return .list(results)
+            default:
+                return try body(a, b, context)
+            }
+        }
+        return { arguments, context throws(DataviewError) in
+            let (a, b) = try two(arguments, context)
+            return try apply(a, b, context)
+        }
+    }
+
+    static func relativeDate(_ relative: DataviewRelativeDate, now: DataviewDate) -> DataviewDate {
+        let today = now.startOfDay
+        switch relative {
+        case .now: return now
+        case .today: return today
+        case .tomorrow: return today.adding(DataviewDuration(days: 1))
+        case .yesterday: return today.adding(DataviewDuration(days: -1))
+        case .sow: return today.adding(DataviewDuration(days: Double(1 - today.weekday)))
+        case .eow: return endOfDay(today.adding(DataviewDuration(days: Double(7 - today.weekday))))
+        case .som: return DataviewDate(year: today.year, month: today.month, day: 1)
+        case .eom: return endOfDay(DataviewDate(year: today.year, month: today.month, day: DataviewDate.daysInMonth(today.year, today.month)))
+        case .soy: return DataviewDate(year: today.year, month: 1, day: 1)
+        case .eoy: return endOfDay(DataviewDate(year: today.year, month: 12, day: 31))
+        }
+    }
+
+    private static func endOfDay(_ date: DataviewDate) -> DataviewDate {
+        var end = date
+        end.hour = 23
+        end.minute = 59
+        end.second = 59
+        end.millisecond = 999
+        end.hasTime = true
+        return end
+    }
+}
+
+/// Sorting that keeps equal elements in their order (Swift's `sorted` does not promise it).
+func stableSorted<T>(_ items: [T], by areInIncreasingOrder: (T, T) -> Bool) -> [T] {
+    items.enumerated().sorted { a, b in
+        if areInIncreasingOrder(a.element, b.element) { return true }
+        if areInIncreasingOrder(b.element, a.element) { return false }
+        return a.offset < b.offset
+    }.map(\.element)
+}
+
+/// Compiled regular expressions by pattern: a query runs the same pattern once per row.
+final class RegexCache: @unchecked Sendable {
+    static let shared = RegexCache()
+    private let lock = NSLock()
+    private var compiled: [String: NSRegularExpression] = [:]
+
+    func regex(_ pattern: String, options: NSRegularExpression.Options = []) throws(DataviewError) -> NSRegularExpression {
+        let key = "\(options.rawValue)/" + pattern
+        lock.lock()
+        defer { lock.unlock() }
+        if let regex = compiled[key] { return regex }
+        do {
+            let regex = try NSRegularExpression(pattern: pattern, options: options)
+            if compiled.count > 256 { compiled.removeAll() }
+            compiled[key] = regex
+            return regex
+        } catch {
+            throw .evaluation(message: "invalid regular expression `\(pattern)`")
+        }
+    }
+}

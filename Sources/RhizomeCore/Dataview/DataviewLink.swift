@@ -1,0 +1,40 @@
+import Foundation
+
+/// A link value: `file.link`, an entry of `file.outlinks`, a `[[…]]` literal or a link-valued field.
+/// `path` is the vault path of the target when the link resolves (`Projects/Alpha.md`), otherwise the
+/// link text as written (`Missing note`). Links are equal when path and subpath are.
+public struct DataviewLink: Sendable, Hashable {
+    public var path: String
+    public var subpath: String?
+    public var display: String?
+    public var isEmbed: Bool
+
+    public init(path: String, subpath: String? = nil, display: String? = nil, isEmbed: Bool = false) {
+        self.path = path
+        self.subpath = subpath
+        self.display = display
+        self.isEmbed = isEmbed
+    }
+
+    /// The file name without folder and `.md` extension (what Obsidian shows for a bare link).
+    public var fileName: String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        return name.hasSuffix(".md") ? String(name.dropLast(3)) : name
+    }
+
+    /// The text shown for the link: its display text, else `Note > Heading`, else the file name.
+    public var shownText: String {
+        if let display, !display.isEmpty { return display }
+        if let subpath, !subpath.isEmpty { return "\(fileName) > \(subpath)" }
+        return fileName
+    }
+
+    /// `[[Projects/Alpha.md|Alpha]]` in markdown (a wikilink by full path, so it resolves uniquely).
+    public var markdown: String {
+        let target = path.hasSuffix(".md") ? String(path.dropLast(3)) : path
+        var text = (isEmbed ? "!" : "") + "[[" + target
+        if let subpath, !subpath.isEmpty { text += "#" + subpath }
+        text += "|" + shownText.replacingOccurrences(of: "|", with: "\\|") + "]]"
+        return text
+    }
+}

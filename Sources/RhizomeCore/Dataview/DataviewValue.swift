@@ -1,0 +1,226 @@
+import Foundation
+
+/// A value of Dataview's query language: what fields hold and what expressions evaluate to.
+///
+/// Types, their order when values of different types are compared, and truthiness follow Dataview
+/// (`src/data-model/value.ts`): `null` sorts first, values of different types order by type name, strings
+/// collate as `localeCompare` does in the root locale (`a < A < b`), lists compare element-wise.
+public indirect enum DataviewValue: Sendable {
+    case null
+    case boolean(Bool)
+    case number(Double)
+    case string(String)
+    case date(DataviewDate)
+    case duration(DataviewDuration)
+    case link(DataviewLink)
+    case list([DataviewValue])
+    /// Keys in insertion order (as written in frontmatter), looked up by exact key.
+    case object(DataviewObject)
+    /// A lambda `(x) => …` (only as an argument to `map`, `filter`, `any`, `all`, `sort`).
+    case function(DataviewLambda)
+
+    /// Dataview's type names (`typeof`).
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .boolean: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .date: return "date"
+        case .duration: return "duration"
+        case .link: return "link"
+        case .list: return "array"
+        case .object: return "object"
+        case .function: return "function"
+        }
+    }
+
+    /// Dataview's truthiness: `null`, `false`, `0`, `""`, an empty list or object are false.
+    public var isTruthy: Bool {
+        switch self {
+        case .null: return false
+        case .boolean(let flag): return flag
+        case .number(let number): return number != 0 && !number.isNaN
+        case .string(let text): return !text.isEmpty
+        case .date: return true
+        case .duration(let duration): return duration.totalMilliseconds != 0
+        case .link(let link): return !link.path.isEmpty
+        case .list(let items): return !items.isEmpty
+        case .object(let object): return !object.isEmpty
+        case .function: return true
+        }
+    }
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The elements of a list; any other value as a one-element list; `null` as an empty list.
+    public var asList: [DataviewValue] {
+        switch self {
+        case .list(let items): return items
+        case .null: return []
+        default: return [self]
+        }
+    }
+}
+
+/// An ordered map: the keys of a frontmatter object or `{a: 1}` literal, in order.
+public struct DataviewObject: Sendable {
+    public private(set) var keys: [String] = []
+    private var storage: [String: DataviewValue] = [:]
+
+    public init() {}
+
+    public init(_ pairs: [(String, DataviewValue)]) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    public subscript(key: String) -> DataviewValue? {
+        get { storage[key] }
+        set {
+            if let newValue {
+                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
+            } else if storage.removeValue(forKey: key) != nil {
+                keys.removeAll { $0 == key }
+            }
+        }
+    }
+
+    public var isEmpty: Bool { keys.isEmpty }
+    public var count: Int { keys.count }
+    public var pairs: [(key: String, value: DataviewValue)] { keys.map { ($0, storage[$0]!) } }
+    public var values: [DataviewValue] { keys.map { storage[$0]! } }
+}
+
+/// A lambda value: parameter names and a body evaluated with them bound.
+public struct DataviewLambda: Sendable {
+    public var parameters: [String]
+    public var body: DataviewExpression
+    /// Lambda parameters in scope where this lambda was written (nested lambdas see their outer ones).
+    public var captured: [String: DataviewValue] = [:]
+
+    public init(parameters: [String], body: DataviewExpression) {
+        self.parameters = parameters
+        self.body = body
+    }
+}
+
+// MARK: Equality and order
+
+extension DataviewValue: Equatable {
+    public static func == (lhs: DataviewValue, rhs: DataviewValue) -> Bool {
+        compare(lhs, rhs) == 0
+    }
+}
+
+extension DataviewValue {
+    /// The rank of each type when values of different types are compared: `null` first, then by type
+    /// name (`array < boolean < date < duration < function < link < number < object < string`), as
+    /// Dataview's `compareValue` does.
+    private var typeRank: Int {
+        switch self {
+        case .null: return 0
+        case .list: return 1
+        case .boolean: return 2
+        case .date: return 3
+        case .duration: return 4
+        case .function: return 5
+        case .link: return 6
+        case .number: return 7
+        case .object: return 8
+        case .string: return 9
+        }
+    }
+
+    /// A total order over values: negative, zero or positive. Used by comparisons, `=`, `SORT`, `GROUP BY`.
+    public static func compare(_ lhs: DataviewValue, _ rhs: DataviewValue) -> Int {
+        switch (lhs, rhs) {
+        case (.null, .null): return 0
+        case (.number(let a), .number(let b)): return a < b ? -1 : (a > b ? 1 : 0)
+        case (.string(let a), .string(let b)): return compareText(a, b)
+        case (.boolean(let a), .boolean(let b)): return a == b ? 0 : (a ? 1 : -1)
+        case (.date(let a), .date(let b)): return a.compare(b)
+        case (.duration(let a), .duration(let b)):
+            let x = a.totalMilliseconds, y = b.totalMilliseconds
+            return x < y ? -1 : (x > y ? 1 : 0)
+        case (.link(let a), .link(let b)):
+            let byPath = compareText(a.path, b.path)
+            return byPath != 0 ? byPath : compareText(a.subpath ?? "", b.subpath ?? "")
+        case (.list(let a), .list(let b)):
+            for (x, y) in zip(a, b) {
+                let order = compare(x, y)
+                if order != 0 { return order }
+            }
+            return a.count < b.count ? -1 : (a.count > b.count ? 1 : 0)
+        case (.object(let a), .object(let b)):
+            let keysA = a.keys.sorted(), keysB = b.keys.sorted()
+            let byKeys = compare(.list(keysA.map(DataviewValue.string)), .list(keysB.map(DataviewValue.string)))
+            if byKeys != 0 { return byKeys }
+            for key in keysA {
+                let order = compare(a[key]!, b[key]!)
+                if order != 0 { return order }
+            }
+            return 0
+        case (.function, .function): return 0
+        default:
+            let x = lhs.typeRank, y = rhs.typeRank
+            return x < y ? -1 : (x > y ? 1 : 0)
+        }
+    }
+
+    /// Root-locale collation as `localeCompare` gives it: letters compare without case and accents first,
+    /// then accents, then lower case before upper case (`"a" < "A" < "b"`); `"a" = "A"` is false.
+    static func compareText(_ a: String, _ b: String) -> Int {
+        if a == b { return 0 }
+        let primary = compareFolded(a, b, options: [.caseInsensitive, .diacriticInsensitive])
+        if primary != 0 { return primary }
+        let secondary = compareFolded(a, b, options: [.caseInsensitive])
+        if secondary != 0 { return secondary }
+        // Same letters: lower case first at the first difference in case.
+        for (x, y) in zip(a.unicodeScalars, b.unicodeScalars) where x != y {
+            return x.properties.isLowercase ? -1 : (y.properties.isLowercase ? 1 : (x.value < y.value ? -1 : 1))
+        }
+        return a.unicodeScalars.count < b.unicodeScalars.count ? -1 : 1
+    }
+
+    private static func compareFolded(_ a: String, _ b: String, options: String.CompareOptions) -> Int {
+        if a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII fast path (no allocation): case-insensitive byte order.
+            var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
+            while true {
+                switch (left.next(), right.next()) {
+                case (nil, nil): return 0
+                case (nil, _): return -1
+                case (_, nil): return 1
+                case (var x?, var y?):
+                    if x >= 65 && x <= 90 { x += 32 }
+                    if y >= 65 && y <= 90 { y += 32 }
+                    if x != y { return x < y ? -1 : 1 }
+                }
+            }
+        }
+        let x = a.folding(options: options, locale: nil), y = b.folding(options: options, locale: nil)
+        return x == y ? 0 : (x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) ? -1 : 1)
+    }
+}
+
+// MARK: Hashing (GROUP BY keys)
+
+extension DataviewValue: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .boolean(let flag): hasher.combine(flag)
+        case .number(let number): hasher.combine(number)
+        case .string(let text): hasher.combine(text)
+        case .date(let date): hasher.combine(date.comparableMilliseconds)
+        case .duration(let duration): hasher.combine(duration.totalMilliseconds)
+        case .link(let link): hasher.combine(link.path); hasher.combine(link.subpath)
+        case .list(let items): hasher.combine(items.count); for item in items { item.hash(into: &hasher) }
+        case .object(let object): hasher.combine(object.keys.sorted())
+        case .function: hasher.combine(9)
+        }
+    }
+}
