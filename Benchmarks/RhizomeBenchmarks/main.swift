@@ -3,6 +3,7 @@
 ///     swift run -c release rhizome-benchmark                 # 1k, 10k, 50k notes
 ///     swift run -c release rhizome-benchmark --notes 10000   # one size
 ///     swift run -c release rhizome-benchmark --watch 10000   # save-to-query latency of a watcher
+///     swift run -c release rhizome-benchmark --dataview 10000   # Dataview query latency
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -37,6 +38,17 @@ if let single = value(of: "--single").flatMap(Int.init) {
         exit(70)
     }
     exit(0)
+}
+
+// `--dataview N`: Dataview query latency on an indexed vault.
+if let size = value(of: "--dataview").flatMap(Int.init) {
+    do {
+        try DataviewBenchmark(noteCount: size, workRoot: workRoot).run()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("dataview benchmark failed: \(error)\n".utf8))
+        exit(1)
+    }
 }
 
 // `--watch N`: the watcher benchmark, in its own process (its memory is the watcher's alone).

@@ -16,7 +16,7 @@ public struct RhizomeCommand: ParsableCommand {
             IndexCommand.self, StatsCommand.self, NoteCommand.self, LinksCommand.self, BacklinksCommand.self,
             UnresolvedCommand.self, OrphansCommand.self, DeadendsCommand.self, TagsCommand.self, TasksCommand.self,
             PropertiesCommand.self, SearchCommand.self, NeighborsCommand.self, PathCommand.self, GraphCommand.self,
-            SQLCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
+            SQLCommand.self, QueryCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
             SchemaCommand.self, TypesCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, InitCommand.self, WatchCommand.self, MCPCommand.self, ExploreCommand.self, ReflectCommand.self, UsageCommand.self,
         ])
 
@@ -133,6 +133,8 @@ public enum CLI {
             return (error.code, error.description, .internalFailure)
         case let error as CLIError:
             return (error.code, error.description, .usage)
+        case let error as DataviewError:
+            return (error.code, error.diagnostic, .usage)
         case let error as SchemaError:
             return (error.code, error.description, .usage)
         case let error as WatchError:

@@ -44,7 +44,7 @@ public enum DataviewText {
     }
 
     /// `|` becomes `\|` unless already escaped (a link's display text is).
-    static func escapingPipes(_ text: String) -> String {
+    public static func escapingPipes(_ text: String) -> String {
         guard text.contains("|") else { return text }
         var result = ""
         var previous: Character? = nil

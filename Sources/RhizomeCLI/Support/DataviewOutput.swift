@@ -1,0 +1,140 @@
+import Foundation
+import RhizomeCore
+import RhizomeStore
+
+/// How a Dataview result prints: an aligned table for people, markdown to paste into a note (and for
+/// `--render`), CSV, and the versioned JSON payload.
+enum DataviewOutput {
+    // MARK: Terminal
+
+    static func text(_ result: DataviewResult) -> String {
+        switch result.kind {
+        case .task:
+            if result.tasks.isEmpty { return "(no tasks)" }
+            return result.tasks.map { task in
+                String(repeating: "    ", count: task.depth) + "- [\(task.status)] \(task.text)  (\(task.path):\(task.line))"
+            }.joined(separator: "\n") + "\n(\(count(result.tasks.count, "task")))"
+        case .list, .table:
+            var table = TextTable(headers: result.columns)
+            for row in result.rows { table.add(cells: cells(row).map(DataviewText.terminal)) }
+            return table.render() + "\n(\(count(result.rows.count, result.kind == .list ? "result" : "row")))"
+        }
+    }
+
+    // MARK: Markdown
+
+    /// A markdown table (TABLE), list (LIST) or task list (TASK), as Dataview would show the result.
+    static func markdown(_ result: DataviewResult) -> String {
+        switch result.kind {
+        case .task:
+            if result.tasks.isEmpty { return "Dataview: no results to show for task query." }
+            return result.tasks.map { task in
+                String(repeating: "    ", count: task.depth) + "- [\(task.status)] " + task.text.replacingOccurrences(of: "\n", with: " ")
+            }.joined(separator: "\n")
+        case .list:
+            if result.rows.isEmpty { return "Dataview: no results to show for list query." }
+            return result.rows.map { row in
+                var parts: [String] = []
+                if let id = row.id { parts.append(DataviewText.markdown(id)) }
+                if let value = row.values.first { parts.append(DataviewText.markdown(value)) }
+                return "- " + parts.joined(separator: ": ")
+            }.joined(separator: "\n")
+        case .table:
+            if result.rows.isEmpty { return "Dataview: no results to show for table query." }
+            let header = "| " + result.columns.map { DataviewText.escapingPipes($0) }.joined(separator: " | ") + " |"
+            let rule = "| " + result.columns.map { _ in "---" }.joined(separator: " | ") + " |"
+            let lines = result.rows.map { row in "| " + cells(row).map(DataviewText.markdown).joined(separator: " | ") + " |" }
+            return ([header, rule] + lines).joined(separator: "\n")
+        }
+    }
+
+    // MARK: CSV
+
+    /// RFC 4180 CSV: links as their vault paths, dates in ISO form, lists joined by `, `.
+    static func csv(_ result: DataviewResult) -> String {
+        var lines: [[String]] = [result.columns]
+        switch result.kind {
+        case .task:
+            lines += result.tasks.map { [$0.path, String($0.line), $0.status, $0.text] }
+        case .list, .table:
+            lines += result.rows.map { cells($0).map(csvText) }
+        }
+        return lines.map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    private static func csvText(_ value: DataviewValue) -> String {
+        switch value {
+        case .null: return ""
+        case .link(let link): return link.path + (link.subpath.map { "#" + $0 } ?? "")
+        case .date(let date): return date.isoText
+        case .list(let items): return items.map(csvText).joined(separator: ", ")
+        default: return DataviewText.plain(value)
+        }
+    }
+
+    private static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    // MARK: JSON
+
+    /// The `--json` payload: `kind`, `columns`, `rows` (arrays of values, the id first unless WITHOUT ID),
+    /// `tasks`, and `plan` with `--explain`.
+    struct Payload: Encodable {
+        struct Task: Encodable {
+            var path: String
+            var line: Int
+            var status: String
+            var text: String
+            var depth: Int
+        }
+        struct Plan: Encodable {
+            var sql: String
+            var pushedDown: [String]
+            var evaluatedInSwift: [String]
+            var candidatePages: Int
+            var droppedRows: Int
+            var droppedRowErrors: [String]
+        }
+        var kind: String
+        var columns: [String]
+        var rows: [[JSONValue]]
+        var tasks: [Task]
+        var plan: Plan?
+    }
+
+    static func payload(_ result: DataviewResult, explain: Bool) -> Payload {
+        Payload(
+            kind: result.kind.rawValue, columns: result.columns,
+            rows: result.rows.map { cells($0).map(DataviewResult.json) },
+            tasks: result.tasks.map { .init(path: $0.path, line: $0.line, status: $0.status, text: $0.text, depth: $0.depth) },
+            plan: explain ? .init(
+                sql: result.plan.sql, pushedDown: result.plan.pushedDown, evaluatedInSwift: result.plan.evaluatedInSwift,
+                candidatePages: result.candidatePages, droppedRows: result.droppedRows, droppedRowErrors: result.droppedRowErrors) : nil)
+    }
+
+    // MARK: Plan
+
+    static func explanation(_ result: DataviewResult) -> String {
+        var lines = ["plan:", "  SQL: " + result.plan.sql]
+        lines += result.plan.pushedDown.map { "  pushed down: " + $0 }
+        lines += result.plan.evaluatedInSwift.map { "  in Swift: " + $0 }
+        lines.append("  candidate pages from SQL: \(result.candidatePages)")
+        if result.droppedRows > 0 {
+            lines.append("  rows dropped because an expression failed on them: \(result.droppedRows)")
+            lines += result.droppedRowErrors.map { "    " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: Helpers
+
+    private static func cells(_ row: DataviewResult.Row) -> [DataviewValue] {
+        (row.id.map { [$0] } ?? []) + row.values
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,305 @@
+import RhizomeCore
+
+/// What of a Dataview query SQLite answers, and what is left to evaluate in Swift (`--explain`).
+///
+/// The source (`FROM`) always becomes SQL. Conditions of the `WHERE` clauses that come before any other
+/// data command become SQL too: exactly, for `file.*` columns compared with literals; as a prefilter
+/// (a superset: every page that can match passes) for fields compared with literals, which Swift then
+/// checks exactly. When every such condition is exact, a leading `SORT` on file columns and a `LIMIT`
+/// run in SQL as well, and the commands they replace are skipped.
+public struct DataviewPlan: Sendable {
+    /// `SELECT id FROM file WHERE …` — the candidate pages, in order.
+    public var sql: String
+    var bindings: [SQLiteValue]
+    /// What the SQL does, one line each (`FROM #project → tag index`, `WHERE file.size > 100 (exact)`).
+    public var pushedDown: [String]
+    /// What runs in Swift over the loaded pages.
+    public var evaluatedInSwift: [String]
+    /// How many leading data commands SQL answered completely (their Swift evaluation is skipped).
+    var commandsAnswered: Int
+}
+
+struct DataviewPlanner {
+    let store: IndexStore
+    let query: DataviewQuery
+    /// The note the query runs in (for `[[]]` sources and link resolution), if any.
+    let origin: FileRecord?
+    let resolveLink: (String) throws -> (path: String, id: Int64?)
+
+    func plan() throws -> DataviewPlan {
+        var conditions = ["f.kind = 'note'"]
+        var bindings: [SQLiteValue] = []
+        var pushed: [String] = []
+        var inSwift: [String] = []
+        if let source = query.source {
+            let (condition, values) = try sql(for: source)
+            conditions.append(condition)
+            bindings += values
+            pushed.append("FROM \(describe(source)) → SQL")
+        } else {
+            pushed.append("FROM (every note) → SQL")
+        }
+        var order = "f.path"
+        var limit: Int? = nil
+        // Leading commands answered completely by SQL; Swift skips them.
+        var answered = 0
+        // A task query filters tasks, not pages: only its source is pushed down.
+        var canFilter = { if case .task = query.kind { false } else { true } }()
+        for (index, command) in query.commands.enumerated() where canFilter {
+            switch command {
+            case .from:
+                if answered == index { answered += 1 }
+            case .where(let expression):
+                // Filters commute with sorting, so a WHERE after a SORT still narrows the candidates.
+                var isExact = true
+                for conjunct in Self.conjuncts(expression) {
+                    guard let (condition, values, exact) = sql(forCondition: conjunct) else {
+                        isExact = false
+                        continue
+                    }
+                    conditions.append(condition)
+                    bindings += values
+                    pushed.append("WHERE \(Self.describe(conjunct)) → SQL (\(exact ? "exact" : "prefilter, checked again in Swift"))")
+                    isExact = isExact && exact
+                }
+                if isExact && answered == index { answered += 1 }
+            case .sort(let keys):
+                let columns = keys.compactMap { key in Self.sortColumn(key.expression).map { "\($0) \(key.isAscending ? "ASC" : "DESC")" } }
+                if answered == index && columns.count == keys.count {
+                    order = (columns + ["f.path"]).joined(separator: ", ")
+                    pushed.append(Self.describe(command) + " → SQL ORDER BY")
+                    answered += 1
+                }
+            case .limit(let count):
+                if answered == index {
+                    limit = count
+                    pushed.append("LIMIT \(count) → SQL")
+                    answered += 1
+                }
+                canFilter = false
+            case .groupBy, .flatten:
+                canFilter = false
+            }
+        }
+        for (position, command) in query.commands.enumerated() where position >= answered {
+            inSwift.append(Self.describe(command))
+        }
+        if case .table(let columns, _) = query.kind, !columns.isEmpty {
+            inSwift.append("columns: " + columns.map(\.name).joined(separator: ", "))
+        } else if case .list(let expression?, _) = query.kind {
+            inSwift.append("list value: " + Self.describe(expression))
+        } else if case .task = query.kind {
+            inSwift.append("tasks read from the matching notes' files")
+        }
+        var sql = "SELECT f.id FROM file f WHERE " + conditions.joined(separator: " AND ") + " ORDER BY " + order
+        if let limit { sql += " LIMIT \(limit)" }
+        return DataviewPlan(sql: sql, bindings: bindings, pushedDown: pushed, evaluatedInSwift: inSwift, commandsAnswered: answered)
+    }
+
+    // MARK: Sources
+
+    func sql(for source: DataviewSource) throws -> (String, [SQLiteValue]) {
+        switch source {
+        case .tag(let name):
+            let key = TagSyntax.key(name)
+            return ("f.id IN (SELECT file_id FROM tag WHERE name_key = ? OR name_key LIKE ? ESCAPE '\\')",
+                    [.text(key), .text(IndexStore.escapeLike(key) + "/%")])
+        case .folder(let path):
+            let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+            if trimmed.isEmpty { return ("1", []) }
+            let isFolder = try store.connection.prepare("SELECT 1 FROM file WHERE folder = ? OR folder LIKE ? ESCAPE '\\' LIMIT 1")
+                .bind(.text(trimmed), .text(IndexStore.escapeLike(trimmed) + "/%")).rows { _ in true }.first ?? false
+            if isFolder {
+                return ("(f.folder = ? OR f.folder LIKE ? ESCAPE '\\')", [.text(trimmed), .text(IndexStore.escapeLike(trimmed) + "/%")])
+            }
+            return ("f.path IN (?, ?)", [.text(trimmed), .text(trimmed + ".md")])
+        case .linksTo(let text):
+            let target = try linkTarget(text)
+            if let id = target.id {
+                return ("f.id IN (SELECT source_id FROM link WHERE target_id = ? AND via_reference = 0)", [.integer(id)])
+            }
+            // An unresolved link: the notes holding the same unresolved link.
+            return ("f.id IN (SELECT source_id FROM link WHERE target_id IS NULL AND link_key = ?)",
+                    [.text(LinkResolver<Int64>.resolveKey(ofLinkPath: target.path))])
+        case .linkedFrom(let text):
+            guard let id = try linkTarget(text).id else {
+                throw DataviewError.evaluation(message: "could not find the note [[\(text)]] for outgoing(…); does it exist?")
+            }
+            return ("f.id IN (SELECT target_id FROM link WHERE source_id = ? AND target_id IS NOT NULL AND via_reference = 0)",
+                    [.integer(id)])
+        case .and(let left, let right):
+            let (a, x) = try sql(for: left), (b, y) = try sql(for: right)
+            return ("(\(a) AND \(b))", x + y)
+        case .or(let left, let right):
+            let (a, x) = try sql(for: left), (b, y) = try sql(for: right)
+            return ("(\(a) OR \(b))", x + y)
+        case .not(let inner):
+            let (a, x) = try sql(for: inner)
+            return ("NOT (\(a))", x)
+        }
+    }
+
+    /// `[[]]` and `[[#…]]` are the note the query runs in; otherwise the link resolved from it.
+    private func linkTarget(_ text: String) throws -> (path: String, id: Int64?) {
+        let path = String(text.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        let withoutSubpath = String(path.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingSpaces
+        if withoutSubpath.isEmpty {
+            guard let origin else {
+                throw DataviewError.evaluation(message: "[[]] means the note the query runs in; run the query with --note NOTE")
+            }
+            return (origin.path, origin.id)
+        }
+        return try resolveLink(withoutSubpath)
+    }
+
+    // MARK: Conditions
+
+    /// The `and`-ed parts of a condition (Dataview gives `and` and `or` one precedence, so only a chain of
+    /// `and`s on the left is split).
+    static func conjuncts(_ expression: DataviewExpression) -> [DataviewExpression] {
+        if case .binary(.and, let left, let right) = expression { return conjuncts(left) + [right] }
+        return [expression]
+    }
+
+    /// SQL for one condition: exact for file columns against literals, a prefilter for fields against literals.
+    func sql(forCondition expression: DataviewExpression) -> (String, [SQLiteValue], exact: Bool)? {
+        guard case .binary(let op, let left, let right) = expression,
+              [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(op) else {
+            return startsWithCondition(expression)
+        }
+        var (field, literal, comparison) = (left, right, op)
+        if case .literal = left, !Self.isLiteral(right) {
+            (field, literal) = (right, left)
+            comparison = Self.mirrored(op)
+        }
+        guard case .literal(let value) = literal else { return nil }
+        let symbol = comparison == .equal ? "=" : comparison.rawValue
+        // file.* columns: exact.
+        if let column = Self.fileColumn(field) {
+            switch (column.type, value) {
+            case ("text", .string(let text)) where comparison == .equal || comparison == .notEqual:
+                return ("\(column.sql) \(symbol) ?", [.text(text)], true)
+            case ("number", .number(let number)):
+                return ("\(column.sql) \(symbol) ?", [.real(number)], true)
+            default:
+                return nil
+            }
+        }
+        // A field equal to a literal: some property or inline field of the page must hold that value.
+        guard comparison == .equal, case .variable(let name) = field, !["file", "this", "row"].contains(name) else { return nil }
+        let json: String
+        let inline: String?
+        switch value {
+        case .string(let text) where DataviewFieldValue.frontmatterString(text, resolveLink: { DataviewLink(path: $0) }) == .string(text):
+            var encoded = ""
+            JSONText.writeString(text, into: &encoded)
+            json = encoded
+            inline = text
+        case .number(let number):
+            json = DataviewNumber.text(number)
+            inline = nil
+        case .boolean(let flag):
+            json = flag ? "true" : "false"
+            inline = json
+        default:
+            return nil
+        }
+        // Inline values are compared as text (`"active"` and `active` alike); numbers may be written
+        // many ways (`3.0`), so any page with inline fields passes for them.
+        let inlineCondition = inline.map { _ in "lower(trim(i.value, ' \"')) = ?" } ?? "1"
+        return ("(EXISTS (SELECT 1 FROM property p WHERE p.file_id = f.id AND p.value_json = ?)"
+                + " OR EXISTS (SELECT 1 FROM inline_field i WHERE i.file_id = f.id AND \(inlineCondition)))",
+                [.text(json)] + (inline.map { [SQLiteValue.text($0.lowercased())] } ?? []), false)
+    }
+
+    /// `startswith(file.path, "Projects/")` and the like: exact.
+    private func startsWithCondition(_ expression: DataviewExpression) -> (String, [SQLiteValue], exact: Bool)? {
+        guard case .call("startswith", let arguments, _, _) = expression, arguments.count == 2,
+              let column = Self.fileColumn(arguments[0]), column.type == "text",
+              case .literal(.string(let prefix)) = arguments[1] else { return nil }
+        return ("substr(\(column.sql), 1, ?) = ?", [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)], true)
+    }
+
+    /// The SQL column behind `file.name`, `file.path`, `file.folder`, `file.ext`, `file.size`, `file.mtime`.
+    static func fileColumn(_ expression: DataviewExpression) -> (sql: String, type: String)? {
+        guard case .member(.variable("file"), let name) = expression else { return nil }
+        switch name {
+        case "name": return ("f.name", "text")
+        case "path": return ("f.path", "text")
+        case "folder": return ("f.folder", "text")
+        case "ext": return ("f.extension", "text")
+        case "size": return ("f.size", "number")
+        default: return nil
+        }
+    }
+
+    /// Sort keys SQL orders exactly as Dataview would: numbers, and text under the `dataview` collation.
+    static func sortColumn(_ expression: DataviewExpression) -> String? {
+        guard let column = fileColumn(expression) else {
+            if case .member(.variable("file"), "mtime") = expression { return "f.mtime_ns" }
+            return nil
+        }
+        return column.type == "text" ? "\(column.sql) COLLATE dataview" : column.sql
+    }
+
+    private static func isLiteral(_ expression: DataviewExpression) -> Bool {
+        if case .literal = expression { return true }
+        return false
+    }
+
+    private static func mirrored(_ op: DataviewBinaryOperator) -> DataviewBinaryOperator {
+        switch op {
+        case .less: return .greater
+        case .lessOrEqual: return .greaterOrEqual
+        case .greater: return .less
+        case .greaterOrEqual: return .lessOrEqual
+        default: return op
+        }
+    }
+
+    // MARK: Descriptions (for --explain)
+
+    func describe(_ source: DataviewSource) -> String {
+        switch source {
+        case .tag(let name): return "#" + name
+        case .folder(let path): return "\"\(path)\""
+        case .linksTo(let text): return "[[\(text)]]"
+        case .linkedFrom(let text): return "outgoing([[\(text)]])"
+        case .and(let a, let b): return "(\(describe(a)) and \(describe(b)))"
+        case .or(let a, let b): return "(\(describe(a)) or \(describe(b)))"
+        case .not(let inner): return "-" + describe(inner)
+        }
+    }
+
+    static func describe(_ command: DataviewQuery.Command) -> String {
+        switch command {
+        case .from: return "FROM"
+        case .where(let expression): return "WHERE " + describe(expression)
+        case .sort(let keys): return "SORT " + keys.map { describe($0.expression) + ($0.isAscending ? "" : " DESC") }.joined(separator: ", ")
+        case .groupBy(let expression, let name): return "GROUP BY " + describe(expression) + " AS " + name
+        case .flatten(let expression, let name): return "FLATTEN " + describe(expression) + " AS " + name
+        case .limit(let count): return "LIMIT \(count)"
+        }
+    }
+
+    static func describe(_ expression: DataviewExpression) -> String {
+        switch expression {
+        case .literal(let value):
+            if case .string(let text) = value { return "\"\(text)\"" }
+            if case .date(let date) = value { return "date(\(date.isoText))" }
+            if case .duration(let duration) = value { return "dur(\(duration.text))" }
+            return DataviewText.plain(value)
+        case .variable(let name): return name
+        case .member(let base, let name): return describe(base) + "." + name
+        case .index(let base, let index): return describe(base) + "[" + describe(index) + "]"
+        case .call(let name, let arguments, _, _): return name + "(" + arguments.map(describe).joined(separator: ", ") + ")"
+        case .binary(let op, let left, let right): return "(\(describe(left)) \(op.rawValue) \(describe(right)))"
+        case .not(let inner): return "!" + describe(inner)
+        case .negate(let inner): return "-" + describe(inner)
+        case .list(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
+        case .object(let pairs): return "{" + pairs.map { "\($0.key): \(describe($0.value))" }.joined(separator: ", ") + "}"
+        case .lambda(let parameters, let body): return "(" + parameters.joined(separator: ", ") + ") => " + describe(body)
+        case .link(let text, let isEmbed): return (isEmbed ? "!" : "") + "[[" + text + "]]"
+        }
+    }
+}

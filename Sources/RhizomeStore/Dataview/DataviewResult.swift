@@ -1,0 +1,64 @@
+import RhizomeCore
+
+/// The result of a Dataview query: a table (also for `LIST`: id and value) or tasks, with the plan.
+public struct DataviewResult: Sendable {
+    public enum Kind: String, Sendable { case list, table, task }
+
+    public struct Row: Sendable {
+        /// The page link, or the group key after `GROUP BY`; nil for `WITHOUT ID`.
+        public var id: DataviewValue?
+        /// The column values (TABLE), the list value if the LIST has an expression, or nothing.
+        public var values: [DataviewValue]
+    }
+
+    /// One task of a `TASK` query.
+    public struct Task: Sendable {
+        public var path: String
+        /// 1-based line in the note.
+        public var line: Int
+        public var status: String
+        public var text: String
+        /// Nesting depth under other tasks of the result (0 for a top-level one).
+        public var depth: Int
+    }
+
+    public var kind: Kind
+    /// Column headers: the id column (`File`, or the group name) unless `WITHOUT ID`, then the columns.
+    public var columns: [String]
+    public var rows: [Row]
+    public var tasks: [Task]
+    /// The group key's name when the result is grouped (`GROUP BY … AS name`).
+    public var groupName: String?
+    public var plan: DataviewPlan
+    /// Rows dropped because evaluating an expression failed on them (Dataview drops them silently).
+    public var droppedRows: Int
+    /// The first few of those errors, for `--explain`.
+    public var droppedRowErrors: [String]
+    /// Pages the SQL step selected (before the Swift steps).
+    public var candidatePages: Int
+}
+
+extension DataviewResult {
+    /// A value as plain JSON: dates and durations as ISO 8601 text, links as `{path, display, subpath, embed}`.
+    public static func json(_ value: DataviewValue) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case .boolean(let flag): return .bool(flag)
+        case .number(let number): return number.isFinite ? .number(number) : .string(DataviewNumber.text(number))
+        case .string(let text): return .string(text)
+        case .date(let date): return .string(date.isoText)
+        case .duration(let duration): return .string(duration.isoText)
+        case .link(let link):
+            return .object([
+                "path": .string(link.path), "display": .string(link.shownText),
+                "subpath": link.subpath.map(JSONValue.string) ?? .null, "embed": .bool(link.isEmbed),
+            ])
+        case .list(let items): return .array(items.map(json))
+        case .object(let object):
+            var result: [String: JSONValue] = [:]
+            for (key, item) in object.pairs { result[key] = json(item) }
+            return .object(result)
+        case .function: return .string("<function>")
+        }
+    }
+}
