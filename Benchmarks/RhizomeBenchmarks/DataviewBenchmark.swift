@@ -15,8 +15,8 @@ struct DataviewBenchmark {
          "TABLE length(rows) AS notes, min(rows.created) AS first, max(rows.file.size) AS largest GROUP BY type"),
         ("LIST FROM #tag WHERE file.size SORT file.name LIMIT 50 (all in SQL)",
          "LIST FROM #idea WHERE file.size > 2000 SORT file.name LIMIT 50"),
-        ("TABLE file.inlinks, file.tags FROM \"folder\" WHERE",
-         #"TABLE length(file.inlinks) AS inlinks, file.tags FROM #review WHERE contains(file.tags, "#area") SORT length(file.inlinks) DESC LIMIT 20"#),
+        ("TABLE file.inlinks, file.tags FROM #tag WHERE contains SORT LIMIT 20",
+         ##"TABLE length(file.inlinks) AS inlinks, file.tags FROM #review WHERE contains(file.tags, "#area") SORT length(file.inlinks) DESC LIMIT 20"##),
     ]
 
     func run() throws {

@@ -174,6 +174,36 @@ struct VaultTools: Sendable {
                 return ToolOutput(result, total: nil, truncated: truncated)
             }),
         Entry(
+            tool: tool("dataview", title: "Dataview query",
+                       """
+                       A Dataview (DQL) query, as the Obsidian plugin runs it: LIST, TABLE or TASK with FROM (#tag, "folder", [[note]], outgoing([[note]])), \
+                       WHERE, SORT, GROUP BY, FLATTEN, LIMIT; fields are frontmatter keys and inline `key:: value` fields, plus file.name, file.path, \
+                       file.tags, file.inlinks, file.outlinks, file.tasks and the other file.* fields. Example: TABLE status, due FROM #project WHERE status != "done" SORT due. \
+                       Returns kind, columns and rows (values typed: links as {path, display}, dates as ISO text); set note to run it inside a note (`this`, [[]]).
+                       """,
+                       properties: [
+                        "query": string("The DQL query."), "note": string("Run the query in this note (optional). " + noteHelp),
+                        "explain": .object(["type": "boolean", "default": false, "description": "Include the plan: what ran in SQL, what in Swift."]),
+                        "limit": limit(default: 200, maximum: 5_000, what: "rows"),
+                       ], required: ["query"]),
+            run: { tools, arguments, store in
+                let limit = try arguments.int("limit", default: 200, in: 1...5_000)
+                let origin = try arguments.optionalString("note").map { try tools.resolve($0, store: store).path }
+                let text = try arguments.string("query")
+                let query: DataviewQuery
+                do { query = try DataviewParser.parse(text) } catch let error as DataviewError {
+                    throw ToolError.failed(code: error.code, message: error.diagnostic)
+                }
+                let result: DataviewResult
+                do { result = try store.runDataview(query, origin: origin) } catch let error as DataviewError {
+                    throw ToolError.failed(code: error.code, message: error.diagnostic)
+                }
+                var payload = DataviewJSONPayload(result, explain: try arguments.bool("explain", default: false))
+                let total = max(payload.rows.count, result.tasks.count)
+                let truncated = payload.cap(limit)
+                return ToolOutput(payload, total: total, truncated: truncated)
+            }),
+        Entry(
             tool: tool("validate", title: "Schema findings",
                        "Problems the note-type schemas found in frontmatter (missing or wrong fields, bad values, duplicate ids, broken references), each with path, line, column, code, message and a fix. Filter by a path prefix or a type.",
                        properties: [

@@ -10,10 +10,10 @@ import RhizomeTestSupport
 @Suite(.serialized, .timeLimit(.minutes(2))) struct MCPServerTests {
     static let toolNames: Set<String> = [
         "search", "note", "backlinks", "links", "neighbors", "path", "unresolved", "orphans", "tags", "tasks",
-        "properties", "query", "validate", "schema",
+        "properties", "query", "dataview", "validate", "schema",
     ]
 
-    @Test func initializeAndToolsListDescribeFourteenReadOnlyTools() throws {
+    @Test func initializeAndToolsListDescribeFifteenReadOnlyTools() throws {
         let vault = try TemporaryVault(copying: Fixtures.vaultExample)
         let session = try MCPSession(vault: vault)
         defer { session.child.stop() }

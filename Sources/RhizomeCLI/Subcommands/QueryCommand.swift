@@ -78,7 +78,7 @@ struct QueryCommand: RhizomeSubcommand {
             printJSON(BlocksPayload(note: origin.path, blocks: outcomes.map { outcome in
                 switch outcome.result {
                 case .success(let result):
-                    return .init(line: outcome.block.openingLine, query: outcome.block.query, result: DataviewOutput.payload(result, explain: explain), error: nil)
+                    return .init(line: outcome.block.openingLine, query: outcome.block.query, result: DataviewJSONPayload(result, explain: explain), error: nil)
                 case .failure(let error):
                     return .init(line: outcome.block.openingLine, query: outcome.block.query, result: nil, error: .init(code: error.code, message: error.diagnostic))
                 }
@@ -106,7 +106,7 @@ struct QueryCommand: RhizomeSubcommand {
 
     private func print(_ result: DataviewResult, context: CommandContext, vault: String) {
         if global.json {
-            printJSON(DataviewOutput.payload(result, explain: explain), vault: vault, context: context)
+            printJSON(DataviewJSONPayload(result, explain: explain), vault: vault, context: context)
             return
         }
         if explain { context.print(DataviewOutput.explanation(result) + "\n") }
@@ -159,7 +159,7 @@ struct QueryCommand: RhizomeSubcommand {
             }
             var line: Int
             var query: String
-            var result: DataviewOutput.Payload?
+            var result: DataviewJSONPayload?
             var error: Failure?
         }
         var note: String

@@ -77,43 +77,6 @@ enum DataviewOutput {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    // MARK: JSON
-
-    /// The `--json` payload: `kind`, `columns`, `rows` (arrays of values, the id first unless WITHOUT ID),
-    /// `tasks`, and `plan` with `--explain`.
-    struct Payload: Encodable {
-        struct Task: Encodable {
-            var path: String
-            var line: Int
-            var status: String
-            var text: String
-            var depth: Int
-        }
-        struct Plan: Encodable {
-            var sql: String
-            var pushedDown: [String]
-            var evaluatedInSwift: [String]
-            var candidatePages: Int
-            var droppedRows: Int
-            var droppedRowErrors: [String]
-        }
-        var kind: String
-        var columns: [String]
-        var rows: [[JSONValue]]
-        var tasks: [Task]
-        var plan: Plan?
-    }
-
-    static func payload(_ result: DataviewResult, explain: Bool) -> Payload {
-        Payload(
-            kind: result.kind.rawValue, columns: result.columns,
-            rows: result.rows.map { cells($0).map(DataviewResult.json) },
-            tasks: result.tasks.map { .init(path: $0.path, line: $0.line, status: $0.status, text: $0.text, depth: $0.depth) },
-            plan: explain ? .init(
-                sql: result.plan.sql, pushedDown: result.plan.pushedDown, evaluatedInSwift: result.plan.evaluatedInSwift,
-                candidatePages: result.candidatePages, droppedRows: result.droppedRows, droppedRowErrors: result.droppedRowErrors) : nil)
-    }
-
     // MARK: Plan
 
     static func explanation(_ result: DataviewResult) -> String {

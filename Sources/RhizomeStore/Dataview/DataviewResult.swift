@@ -62,3 +62,46 @@ extension DataviewResult {
         }
     }
 }
+
+/// The JSON form of a result (`rhizome query --json`, the MCP `dataview` tool): `kind`, `columns`, `rows`
+/// (arrays of values, the id first unless WITHOUT ID), `tasks`, and `plan` when asked for.
+public struct DataviewJSONPayload: Encodable, Sendable {
+    public struct Task: Encodable, Sendable {
+        var path: String
+        var line: Int
+        var status: String
+        var text: String
+        var depth: Int
+    }
+    public struct Plan: Encodable, Sendable {
+        var sql: String
+        var pushedDown: [String]
+        var evaluatedInSwift: [String]
+        var candidatePages: Int
+        var droppedRows: Int
+        var droppedRowErrors: [String]
+    }
+    var kind: String
+    var columns: [String]
+    public internal(set) var rows: [[JSONValue]]
+    var tasks: [Task]
+    var plan: Plan?
+
+    public init(_ result: DataviewResult, explain: Bool) {
+        kind = result.kind.rawValue
+        columns = result.columns
+        rows = result.rows.map { row in ((row.id.map { [$0] } ?? []) + row.values).map(DataviewResult.json) }
+        tasks = result.tasks.map { .init(path: $0.path, line: $0.line, status: $0.status, text: $0.text, depth: $0.depth) }
+        plan = explain ? .init(
+            sql: result.plan.sql, pushedDown: result.plan.pushedDown, evaluatedInSwift: result.plan.evaluatedInSwift,
+            candidatePages: result.candidatePages, droppedRows: result.droppedRows, droppedRowErrors: result.droppedRowErrors) : nil
+    }
+
+    /// At most `limit` rows and tasks; says whether any were cut.
+    public mutating func cap(_ limit: Int) -> Bool {
+        let truncated = rows.count > limit || tasks.count > limit
+        rows = Array(rows.prefix(limit))
+        tasks = Array(tasks.prefix(limit))
+        return truncated
+    }
+}
