@@ -6,7 +6,7 @@ public enum FileDay {
         let bytes = Array(name.utf8)
         guard bytes.count >= 8 else { return nil }
         func digit(_ index: Int) -> Int? {
-            index < bytes.count && bytes[index] >= 48 && bytes[index] <= 57 ? Int(bytes[index] - 48) : nil
+            index >= 0 && index < bytes.count && bytes[index] >= 48 && bytes[index] <= 57 ? Int(bytes[index] - 48) : nil
         }
         func number(_ start: Int, _ count: Int) -> Int? {
             var value = 0
