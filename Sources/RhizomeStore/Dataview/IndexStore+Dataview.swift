@@ -91,7 +91,7 @@ struct DataviewRun {
         let evaluator = self.evaluator
         switch command {
         case .from:
-            throw DataviewError.evaluation(message: "FROM must come before the other data commands")
+            return rows  // always answered by the planner's SQL (the parser allows it only first)
         case .where(let expression):
             return try each(rows, "WHERE") { row in try evaluator.evaluate(expression, row: row.data).isTruthy ? [row] : [] }
         case .sort(let keys):
