@@ -158,22 +158,21 @@ public struct DataviewParser {
 
     // MARK: Sources
 
+    /// `and` and `or` share one precedence level and group from the left, as in Dataview:
+    /// `#a or #b and #c` is `(#a or #b) and #c`.
     private mutating func sourceOr() throws(DataviewError) -> DataviewSource {
-        var left = try sourceAnd()
-        while takeKeyword("or") || take("|") {
-            skipSpace()
-            left = .or(left, try sourceAnd())
-        }
-        return left
-    }
-
-    private mutating func sourceAnd() throws(DataviewError) -> DataviewSource {
         var left = try sourceUnary()
-        while takeKeyword("and") || take("&") {
-            skipSpace()
-            left = .and(left, try sourceUnary())
+        while true {
+            if takeKeyword("or") || take("|") {
+                skipSpace()
+                left = .or(left, try sourceUnary())
+            } else if takeKeyword("and") || take("&") {
+                skipSpace()
+                left = .and(left, try sourceUnary())
+            } else {
+                return left
+            }
         }
-        return left
     }
 
     private mutating func sourceUnary() throws(DataviewError) -> DataviewSource {
@@ -219,22 +218,18 @@ public struct DataviewParser {
         return try expression()
     }
 
+    /// `and` and `or` (`&`, `|`) share one precedence level and group from the left, as in Dataview:
+    /// `a or b and c` is `(a or b) and c`.
     mutating func expression() throws(DataviewError) -> DataviewExpression {
         skipSpace()
-        var left = try andExpression()
-        while true {
-            skipSpace()
-            guard takeKeyword("or") || takeOperator("|") else { return left }
-            left = .binary(.or, left, try andExpression())
-        }
-    }
-
-    private mutating func andExpression() throws(DataviewError) -> DataviewExpression {
         var left = try comparison()
         while true {
             skipSpace()
-            guard takeKeyword("and") || takeOperator("&") else { return left }
-            left = .binary(.and, left, try comparison())
+            let op: DataviewBinaryOperator
+            if takeKeyword("or") || takeOperator("|") { op = .or }
+            else if takeKeyword("and") || takeOperator("&") { op = .and }
+            else { return left }
+            left = .binary(op, left, try comparison())
         }
     }
 
