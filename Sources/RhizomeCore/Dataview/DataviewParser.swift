@@ -274,7 +274,8 @@ public struct DataviewParser {
 
     private mutating func unary() throws(DataviewError) -> DataviewExpression {
         skipSpace()
-        if peek == "!", peek(at: 1) != "=" {
+        // `![[note]]` is an embed (a literal), not `!` applied to a link.
+        if peek == "!", peek(at: 1) != "=", !(peek(at: 1) == "[" && peek(at: 2) == "[") {
             position += 1
             return .not(try unary())
         }
