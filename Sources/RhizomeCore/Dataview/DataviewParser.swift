@@ -333,8 +333,8 @@ public struct DataviewParser {
             let name = readIdentifier()!
             if peek == "(" { return try call(name, start: start) }
             switch name {
-            case "true": return .literal(.boolean(true))
-            case "false": return .literal(.boolean(false))
+            case "true", "True": return .literal(.boolean(true))
+            case "false", "False": return .literal(.boolean(false))
             case "null": return .literal(.null)
             default: break
             }
