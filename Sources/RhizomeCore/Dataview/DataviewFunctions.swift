@@ -358,7 +358,7 @@ public enum DataviewFunctions {
             switch value {
             case .date: return value
             case .string(let text):
-                if let relative = DataviewRelativeDate(rawValue: text.lowercased()) {
+                if let relative = DataviewRelativeDate(word: text) {
                     return .date(relativeDate(relative, now: context.evaluator.now))
                 }
                 return DataviewDate.parse(text.trimmingSpaces).map(DataviewValue.date) ?? .null

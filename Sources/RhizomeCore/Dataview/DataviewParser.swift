@@ -370,9 +370,9 @@ public struct DataviewParser {
             literal = DataviewDuration.parse(raw).map { .literal(.duration($0)) }
         } else if let date = DataviewDate.parse(raw) {
             literal = .literal(.date(date))
-        } else if DataviewRelativeDate(rawValue: raw.lowercased()) != nil {
+        } else if let relative = DataviewRelativeDate(word: raw) {
             let (line, column) = lineAndColumn(of: position)
-            literal = .call(name: "date", arguments: [.literal(.string(raw.lowercased()))], line: line, column: column)
+            literal = .call(name: "date", arguments: [.literal(.string(relative.rawValue))], line: line, column: column)
         } else {
             literal = nil
         }
@@ -620,6 +620,24 @@ public struct DataviewParser {
 /// The words `date(…)` accepts besides dates: `today`, `now`, start and end of week, month and year.
 public enum DataviewRelativeDate: String, Sendable, CaseIterable {
     case today, now, tomorrow, yesterday, sow, eow, som, eom, soy, eoy
+
+    /// The word in any case, short (`sow`) or long as Dataview also spells it (`start-of-week`).
+    public init?(word: String) {
+        let word = word.lowercased()
+        if let relative = DataviewRelativeDate(rawValue: word) {
+            self = relative
+            return
+        }
+        switch word {
+        case "start-of-week": self = .sow
+        case "end-of-week": self = .eow
+        case "start-of-month": self = .som
+        case "end-of-month": self = .eom
+        case "start-of-year": self = .soy
+        case "end-of-year": self = .eoy
+        default: return nil
+        }
+    }
 }
 
 private extension String {
