@@ -79,7 +79,11 @@ public struct DataviewParser {
                 commands.append(.sort(try sortKeys()))
             case "GROUP":
                 skipSpace()
-                guard let by = readWord(), by.uppercased() == "BY" else { throw failure("expected BY after GROUP") }
+                let byStart = position
+                guard let by = readWord(), by.uppercased() == "BY" else {
+                    position = byStart
+                    throw failure("expected BY after GROUP")
+                }
                 skipSpace()
                 let expressionStart = position
                 let expression = try expression(after: "GROUP BY")
@@ -107,7 +111,11 @@ public struct DataviewParser {
         guard let word = peekWord(), word.uppercased() == "WITHOUT" else { return false }
         position += word.unicodeScalars.count
         skipSpace()
-        guard let id = readWord(), id.uppercased() == "ID" else { throw failure("expected ID after WITHOUT") }
+        let idStart = position
+        guard let id = readWord(), id.uppercased() == "ID" else {
+            position = idStart
+            throw failure("expected ID after WITHOUT")
+        }
         return true
     }
 
