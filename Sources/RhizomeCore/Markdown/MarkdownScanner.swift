@@ -1,14 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A single-pass, byte-level scanner for the parts of a markdown body that Obsidian indexes:
-/// links, embeds, tags, headings, block ids and tasks.
+/// links, embeds, tags, headings, block ids and tasks, and the inline fields Dataview reads.
 ///
 /// Hiding rules (OBSIDIAN-SEMANTICS.md): fenced code (``` and ~~~), inline code, HTML comments and
-/// backslash-escaped brackets hide links and tags; `%% … %%` comments do not.
+/// backslash-escaped brackets hide links and tags; `%% … %%` comments do not. Fenced code, inline code
+/// and HTML comments hide inline fields too.
 public struct MarkdownContent: Sendable, Hashable {
     public var links: [LinkOccurrence] = []
     public var tags: [TagOccurrence] = []
     public var headings: [Heading] = []
     public var blocks: [BlockID] = []
     public var tasks: [TaskItem] = []
+    /// The page's Dataview inline fields, in order. As in Dataview, fields in a task (its line and its
+    /// continuation lines) belong to the task, not the page, and are not here (`ListItemParser` has them).
+    public var inlineFields: [InlineField] = []
 
     public init() {}
 }
@@ -24,6 +36,16 @@ public enum MarkdownScanner {
     public static func scan(_ text: String, firstLine: Int = 1) -> MarkdownContent {
         var copy = text
         return copy.withUTF8 { scan($0, firstLine: firstLine) }
+    }
+
+    /// The scan `ListItemParser` builds on: every inline field, tasks' included, and the lines that
+    /// belong to list items.
+    static func scanListStructure(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> (MarkdownContent, [ListLineRecord]) {
+        var scanner = Scanner(bytes: bytes)
+        scanner.includesTaskFields = true
+        scanner.listLines = []
+        scanner.run(firstLine: firstLine)
+        return (scanner.content, scanner.listLines ?? [])
     }
 
     /// Scans one inline fragment (a frontmatter value, a canvas text node) for links and tags only.
@@ -44,6 +66,7 @@ private let backtick = UInt8(ascii: "`"), tilde = UInt8(ascii: "~"), hash = UInt
 private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]"), openParen = UInt8(ascii: "("), closeParen = UInt8(ascii: ")")
 private let bang = UInt8(ascii: "!"), lessThan = UInt8(ascii: "<"), greaterThan = UInt8(ascii: ">"), pipe = UInt8(ascii: "|")
 private let caret = UInt8(ascii: "^"), dash = UInt8(ascii: "-"), equals = UInt8(ascii: "="), star = UInt8(ascii: "*"), plus = UInt8(ascii: "+")
+private let colon = UInt8(ascii: ":"), underscore = UInt8(ascii: "_")
 
 private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -73,6 +96,23 @@ private struct Scanner {
     /// shorter, and the bounds keep lines full of unclosed `[a](` linear to scan.
     static let maximumLinkTextBytes = 1_024
     static let maximumDestinationBytes = 2_048
+    /// Dataview does not look for inline fields in longer lines.
+    static let maximumFieldLineBytes = 32_768
+
+    /// Open list items from line to line: which lines belong to a task.
+    var lists = ListStructureTracker()
+    /// The item the lines of the open fence belong to, if any.
+    var fenceOwner: ListLineOwner? = nil
+    /// Also the fields of tasks (for `ListItemParser`); the index keeps the page's only.
+    var includesTaskFields = false
+    /// The lines that belong to list items, when asked for (`ListItemParser`).
+    var listLines: [ListLineRecord]? = nil
+    /// Inline code spans and HTML comments of the current line, in order, while a line that may hold
+    /// inline fields is scanned.
+    var hiddenRanges: [(start: Int, end: Int)] = []
+    var recordsHiddenRanges = false
+    /// Where the HTML comment being skipped started on the current line.
+    var commentStart = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -94,9 +134,13 @@ private struct Scanner {
 
             if let open = fence {
                 if isClosingFence(start, contentEnd, open) { fence = nil }
+                if let owner = fenceOwner { recordListLine(start, contentEnd, line: line, owner: owner) }
                 previousLineWasParagraph = false
             } else if !inHTMLComment, let open = openingFence(start, contentEnd) {
                 fence = open
+                let prefix = linePrefix(start, contentEnd)
+                fenceOwner = lists.openFence(ListLineShape(quoteDepth: prefix.quoteDepth, indent: prefix.indent, isBlank: false))
+                if let owner = fenceOwner { recordListLine(start, contentEnd, line: line, owner: owner) }
                 previousLineWasParagraph = false
             } else {
                 let wasInComment = inHTMLComment
@@ -118,29 +162,122 @@ private struct Scanner {
         previousLineWasParagraph: Bool, previousLine: (start: Int, end: Int)
     ) -> Bool {
         var isParagraph = true
+        let prefix = linePrefix(start, end)
+        var shape = ListLineShape(quoteDepth: prefix.quoteDepth, indent: prefix.indent, isBlank: prefix.textStart == end)
+        // Where the line's own text starts: after quote markers, and after the marker and checkbox of an item.
+        var textStart = prefix.textStart
+        var symbolEnd = textStart
+        var status: String? = nil
         if !wasInComment {
             let indent = skipSpaces(start, end)
-            if indent == end { return false }
+            if indent == end {
+                _ = lists.advance(shape, line: line)
+                return false
+            }
             if let (level, textStart, textEnd) = atxHeading(start, end) {
                 content.headings.append(Heading(level: level, text: text(textStart, textEnd), line: line))
                 isParagraph = false
+                shape.isBlockBreak = true
             } else if previousLineWasParagraph, let level = setextUnderline(start, end) {
                 let textStart = skipSpaces(previousLine.start, previousLine.end)
                 let textEnd = trimTrailingSpaces(textStart, previousLine.end)
                 content.headings.append(Heading(level: level, text: text(textStart, textEnd), line: line - 1))
+                shape.isBlockBreak = true
+                _ = lists.advance(shape, line: line)
                 return false
             }
-            let body = skipQuoteMarkers(start, end)
-            if let task = task(body, end, line: line) {
-                content.tasks.append(task)
-                isParagraph = false
-            } else if isListItemOrQuote(start, end) || bytes[indent] == pipe {
+            let body = prefix.textStart
+            if isThematicBreak(body, end) {
+                shape.isBlockBreak = true
+            } else if let itemStart = listMarkerEnd(body, end) {
+                symbolEnd = itemStart - 1
+                shape.itemContentColumn = itemContentColumn(indent: prefix.indent, markerStart: body, markerEnd: symbolEnd, end: end)
+                textStart = skipSpaces(itemStart, end)
+                if let (task, taskTextStart) = task(itemStart, end, line: line) {
+                    content.tasks.append(task)
+                    shape.isTask = true
+                    textStart = taskTextStart
+                    status = task.status
+                }
+            }
+            if shape.isTask || isListItemOrQuote(start, end) || bytes[indent] == pipe {
                 isParagraph = false
             }
             blockID(start, end, line: line)
         }
-        scanInline(start, end, line: line)
+        let owner = lists.advance(shape, line: line)
+        // As in Dataview, a task's fields are the task's, not the page's.
+        let isTaskLine = owner?.isTask ?? false
+        if (includesTaskFields || !isTaskLine) && mayHoldInlineField(textStart, end) {
+            recordsHiddenRanges = true
+            hiddenRanges.removeAll(keepingCapacity: true)
+            scanInline(start, end, line: line)
+            recordsHiddenRanges = false
+            inlineFields(textStart, end, line: line, allowsFullLine: !isTaskLine)
+        } else {
+            scanInline(start, end, line: line)
+        }
+        if let owner {
+            recordListLine(start, end, line: line, owner: owner, textStart: textStart, symbolEnd: symbolEnd, status: status)
+        }
         return isParagraph
+    }
+
+    /// Quote markers (`>`, each with one optional space) and the indentation after them, in columns.
+    func linePrefix(_ start: Int, _ end: Int) -> (quoteDepth: Int, indent: Int, textStart: Int) {
+        var quoteDepth = 0
+        var index = start
+        while true {
+            var column = 0
+            var position = index
+            while position < end, bytes[position] == space || bytes[position] == tab {
+                column = bytes[position] == tab ? (column / 4 + 1) * 4 : column + 1
+                position += 1
+            }
+            guard position < end, bytes[position] == greaterThan else { return (quoteDepth, column, position) }
+            quoteDepth += 1
+            index = position + 1
+            if index < end, bytes[index] == space { index += 1 }
+        }
+    }
+
+    /// The column where a list item's content starts (CommonMark): after the marker and the spaces
+    /// following it, or one column after the marker when more than four spaces follow or nothing does.
+    func itemContentColumn(indent: Int, markerStart: Int, markerEnd: Int, end: Int) -> Int {
+        let markerEndColumn = indent + markerEnd - markerStart
+        var column = markerEndColumn
+        var index = markerEnd
+        while index < end, bytes[index] == space || bytes[index] == tab {
+            column = bytes[index] == tab ? (column / 4 + 1) * 4 : column + 1
+            index += 1
+        }
+        return index == end || column - markerEndColumn > 4 ? markerEndColumn + 1 : column
+    }
+
+    /// `---`, `***`, `___` (three or more, spaces allowed between): not a list item, and it ends a list.
+    func isThematicBreak(_ index: Int, _ end: Int) -> Bool {
+        guard index < end, bytes[index] == dash || bytes[index] == star || bytes[index] == underscore else { return false }
+        let marker = bytes[index]
+        var count = 0
+        for position in index..<end {
+            if bytes[position] == marker {
+                count += 1
+            } else if bytes[position] != space && bytes[position] != tab {
+                return false
+            }
+        }
+        return count >= 3
+    }
+
+    /// Keeps a line of a list item for `ListItemParser` (when it asked for them).
+    mutating func recordListLine(
+        _ start: Int, _ end: Int, line: Int, owner: ListLineOwner, textStart: Int? = nil, symbolEnd: Int? = nil, status: String? = nil
+    ) {
+        guard listLines != nil else { return }
+        let from = textStart ?? linePrefix(start, end).textStart
+        let symbol = owner.startsItem ? text(linePrefix(start, end).textStart, symbolEnd ?? from) : ""
+        let record = ListLineRecord(line: line, owner: owner, text: text(from, trimTrailingSpaces(from, end)), symbol: symbol, status: status)
+        listLines?.append(record)
     }
 
     func skipSpaces(_ start: Int, _ end: Int) -> Int {
@@ -241,9 +378,9 @@ private struct Scanner {
         return bytes[index] == greaterThan || listMarkerEnd(index, end) != nil
     }
 
-    /// A list item whose content starts with `[c]` followed by whitespace or the end of the line.
-    func task(_ index: Int, _ end: Int, line: Int) -> TaskItem? {
-        guard let itemStart = listMarkerEnd(index, end) else { return nil }
+    /// A list item whose content (from `itemStart`, after the marker) starts with `[c]` followed by
+    /// whitespace or the end of the line; with where the task's text starts.
+    func task(_ itemStart: Int, _ end: Int, line: Int) -> (TaskItem, Int)? {
         let boxStart = skipSpaces(itemStart, end)
         guard boxStart < end, bytes[boxStart] == openBracket else { return nil }
         let statusStart = boxStart + 1
@@ -254,7 +391,7 @@ private struct Scanner {
         let afterBox = closing + 1
         guard afterBox == end || bytes[afterBox] == space || bytes[afterBox] == tab else { return nil }
         let textStart = skipSpaces(afterBox, end)
-        return TaskItem(status: text(statusStart, closing), text: text(textStart, trimTrailingSpaces(textStart, end)), line: line)
+        return (TaskItem(status: text(statusStart, closing), text: text(textStart, trimTrailingSpaces(textStart, end)), line: line), textStart)
     }
 
     /// `text ^block-id` at the end of a line, or `^block-id` alone on a line.
@@ -273,17 +410,135 @@ private struct Scanner {
         (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == dash
     }
 
+    // MARK: Inline fields (Dataview)
+
+    /// The cheap test that keeps field extraction off most lines: a `::` in the line's text.
+    func mayHoldInlineField(_ start: Int, _ end: Int) -> Bool {
+        guard end - start >= 2, end - start <= Self.maximumFieldLineBytes, let base = bytes.baseAddress else { return false }
+        var index = start
+        while index < end - 1, let found = memchr(base + index, Int32(colon), end - 1 - index) {
+            let position = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            if bytes[position + 1] == colon { return true }
+            index = position + 1
+        }
+        return false
+    }
+
+    /// Dataview's fields on one line, whose text starts at `start` (after quote markers, or after a list
+    /// marker and checkbox): `[key:: value]` and `(key:: value)` anywhere; when there are none (and the
+    /// line is not a task's), `key:: value` filling the line. Wrappers and `::` inside inline code or an
+    /// HTML comment do not count (`hiddenRanges`, filled by the scan of this line).
+    mutating func inlineFields(_ start: Int, _ end: Int, line: Int, allowsFullLine: Bool) {
+        var found = bracketedFields(start, end, open: openBracket, close: closeBracket, syntax: .bracket)
+        found += bracketedFields(start, end, open: openParen, close: closeParen, syntax: .parenthesis)
+        if found.isEmpty {
+            guard allowsFullLine, let field = fullLineField(start, end, line: line) else { return }
+            content.inlineFields.append(field)
+            return
+        }
+        // Each wrapper's fields are found in order; columns are counted left to right.
+        found.sort { $0.position < $1.position }
+        for field in found {
+            let key = text(field.key.start, field.key.end).trimmingSpaces
+            guard !key.isEmpty else { continue }
+            content.inlineFields.append(InlineField(
+                key: key, value: text(field.value.start, field.value.end).trimmingSpaces, syntax: field.syntax,
+                line: line, column: column(of: field.position)))
+        }
+    }
+
+    /// Dataview's wrapped fields of one kind, in one walk over the line: each visible `open` followed by
+    /// a key (no brackets or parentheses in it) and `::` is a candidate whose value ends at the first
+    /// `close` that is not matched inside the value (backslash escapes and hidden ranges skipped). As in
+    /// Dataview, candidates inside a field found before are not fields of their own.
+    func bracketedFields(
+        _ start: Int, _ end: Int, open: UInt8, close: UInt8, syntax: InlineField.Syntax
+    ) -> [(position: Int, key: (start: Int, end: Int), value: (start: Int, end: Int), syntax: InlineField.Syntax)] {
+        var candidates: [(open: Int, separator: Int, close: Int?)] = []
+        var unclosed: [(candidate: Int, depth: Int)] = []  // depths never decrease towards the top
+        var depth = 0
+        var isEscaped = false
+        var hidden = 0
+        var index = start
+        while index < end {
+            while hidden < hiddenRanges.count, hiddenRanges[hidden].end <= index { hidden += 1 }
+            if hidden < hiddenRanges.count, hiddenRanges[hidden].start <= index {
+                index = hiddenRanges[hidden].end
+                isEscaped = false
+                continue
+            }
+            let byte = bytes[index]
+            if byte == open {
+                let keyLimit = hidden < hiddenRanges.count ? min(end, hiddenRanges[hidden].start) : end
+                if let separator = fieldSeparator(after: index, limit: keyLimit) {
+                    // The key holds no wrapper: the depth where its value starts is the depth after `open`.
+                    candidates.append((index, separator, nil))
+                    unclosed.append((candidates.count - 1, isEscaped ? depth : depth + 1))
+                }
+            }
+            if byte == backslash {
+                isEscaped.toggle()
+            } else if isEscaped {
+                isEscaped = false
+            } else if byte == open {
+                depth += 1
+            } else if byte == close {
+                depth -= 1
+                while let top = unclosed.last, top.depth > depth {
+                    candidates[top.candidate].close = index
+                    unclosed.removeLast()
+                }
+            }
+            index += 1
+        }
+        var fields: [(position: Int, key: (start: Int, end: Int), value: (start: Int, end: Int), syntax: InlineField.Syntax)] = []
+        var resume = start
+        for candidate in candidates where candidate.open >= resume {
+            guard let closing = candidate.close else { continue }
+            fields.append((candidate.open, (candidate.open + 1, candidate.separator), (candidate.separator + 2, closing), syntax))
+            resume = closing + 1
+        }
+        return fields
+    }
+
+    /// The `::` ending a wrapped field's key that starts after `open`, or nil when a bracket or
+    /// parenthesis (or `limit`: hidden text, the end of the line) comes first.
+    func fieldSeparator(after open: Int, limit: Int) -> Int? {
+        var index = open + 1
+        while index < limit {
+            switch bytes[index] {
+            case openBracket, closeBracket, openParen, closeParen: return nil
+            case colon where index + 1 < limit && bytes[index + 1] == colon: return index
+            default: index += 1
+            }
+        }
+        return nil
+    }
+
+    /// `key:: value` filling the line from `start`; the key must pass Dataview's full-line key grammar.
+    mutating func fullLineField(_ start: Int, _ end: Int, line: Int) -> InlineField? {
+        guard let separator = find("::", from: start, to: end),
+              !hiddenRanges.contains(where: { $0.start < separator + 2 && $0.end > start }),
+              let (key, droppedScalars) = DataviewKey.fullLineKey(Substring(text(start, separator).trimmingSpaces)) else { return nil }
+        return InlineField(
+            key: key, value: text(separator + 2, end).trimmingSpaces, syntax: .fullLine,
+            line: line, column: column(of: start) + droppedScalars)
+    }
+
     // MARK: Inline
 
     /// Links and tags in `[start, end)`, honouring inline code, HTML comments and escapes.
     mutating func scanInline(_ start: Int, _ end: Int, line: Int) {
         var index = start
+        if inHTMLComment { commentStart = start }
         while index < end {
             if inHTMLComment {
                 if let close = find("-->", from: index, to: end) {
                     inHTMLComment = false
                     index = close + 3
+                    if recordsHiddenRanges { hiddenRanges.append((commentStart, index)) }
                 } else {
+                    if recordsHiddenRanges { hiddenRanges.append((commentStart, end)) }
                     return
                 }
                 continue
@@ -295,10 +550,16 @@ private struct Scanner {
             case backtick:
                 var runEnd = index
                 while runEnd < end, bytes[runEnd] == backtick { runEnd += 1 }
-                index = closingBacktickRun(length: runEnd - index, from: runEnd, to: end) ?? runEnd
+                if let close = closingBacktickRun(length: runEnd - index, from: runEnd, to: end) {
+                    if recordsHiddenRanges { hiddenRanges.append((index, close)) }
+                    index = close
+                } else {
+                    index = runEnd
+                }
             case lessThan:
                 if matches("<!--", at: index, end: end) {
                     inHTMLComment = true
+                    commentStart = index
                     index += 4
                 } else {
                     index += 1

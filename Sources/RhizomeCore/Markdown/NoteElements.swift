@@ -105,3 +105,36 @@ public struct TaskItem: Sendable, Hashable, Codable {
     public var isDone: Bool { status == "x" || status == "X" }
     public var isOpen: Bool { status == " " }
 }
+
+/// A Dataview inline field: `key:: value` as a line of its own, or `[key:: value]` / `(key:: value)`
+/// anywhere in text. Values are kept as written; typing them (numbers, dates, links) is the query's job.
+public struct InlineField: Sendable, Hashable, Codable {
+    public enum Syntax: String, Sendable, Codable, CaseIterable {
+        /// `key:: value` filling the rest of the line (also after a list marker, in quotes and callouts).
+        case fullLine = "full-line"
+        /// `[key:: value]`: rendered with its key.
+        case bracket
+        /// `(key:: value)`: rendered without its key.
+        case parenthesis
+    }
+
+    /// The key as written, trimmed; for full-line fields without the formatting Dataview strips
+    /// (`**Key**:: v` gives `Key`). `DataviewKey.canonicalKey` gives the name queries also accept.
+    public var key: String
+    /// The raw value after `::`, trimmed (empty for `key::`).
+    public var value: String
+    public var syntax: Syntax
+    /// 1-based line and column (in Unicode scalars) where the field starts: the opening bracket or
+    /// parenthesis, or for a full-line field the first character of its key after list markers, quote
+    /// markers and formatting.
+    public var line: Int
+    public var column: Int
+
+    public init(key: String, value: String, syntax: Syntax, line: Int, column: Int) {
+        self.key = key
+        self.value = value
+        self.syntax = syntax
+        self.line = line
+        self.column = column
+    }
+}

@@ -11,6 +11,8 @@ public struct ParsedNote: Sendable {
     public var headings: [Heading]
     public var blocks: [BlockID]
     public var tasks: [TaskItem]
+    /// The page's Dataview inline fields (not those of tasks: `ListItemParser` reads those).
+    public var inlineFields: [InlineField]
     public var aliases: [String]
     public var findings: [Finding]
     /// The body text after the frontmatter (for full-text search); nil when not requested.
@@ -20,7 +22,8 @@ public struct ParsedNote: Sendable {
 
     public init(
         frontmatter: Frontmatter? = nil, links: [LinkOccurrence] = [], tags: [TagOccurrence] = [], headings: [Heading] = [],
-        blocks: [BlockID] = [], tasks: [TaskItem] = [], aliases: [String] = [], findings: [Finding] = [], bodyText: String? = nil
+        blocks: [BlockID] = [], tasks: [TaskItem] = [], inlineFields: [InlineField] = [], aliases: [String] = [],
+        findings: [Finding] = [], bodyText: String? = nil
     ) {
         self.frontmatter = frontmatter
         self.links = links
@@ -28,6 +31,7 @@ public struct ParsedNote: Sendable {
         self.headings = headings
         self.blocks = blocks
         self.tasks = tasks
+        self.inlineFields = inlineFields
         self.aliases = aliases
         self.findings = findings
         self.bodyText = bodyText
@@ -60,18 +64,30 @@ public enum NoteParser {
     /// Only the frontmatter of a note (what schema checks need), without reading the body: much cheaper
     /// than `parse` when the rest of the note is already indexed.
     public static func frontmatter(_ bytes: [UInt8], path: String) -> Frontmatter? {
-        var input = bytes
-        if UTF8Validation.firstInvalidOffset(input) != nil { input = Array(String(decoding: input, as: UTF8.self).utf8) }
-        return input.withUnsafeBufferPointer { buffer in
-            var text = buffer
-            if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
-                text = UnsafeBufferPointer(rebasing: buffer[3...])
-            }
+        withValidUTF8(bytes) { text in
             guard case .found(let location) = FrontmatterBlock.detect(text) else { return nil }
             var findings: [Finding] = []
             return parseFrontmatter(
                 UnsafeBufferPointer(rebasing: text[location.yamlStart..<location.yamlEnd]), closingLine: location.closingLine,
                 path: path, findings: &findings)
+        }
+    }
+
+    /// The body of a note after its frontmatter, with the line it starts on (what `ListItemParser` reads).
+    static func withBody<Result>(of bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>, Int) -> Result) -> Result {
+        withValidUTF8(bytes) { text in
+            guard case .found(let location) = FrontmatterBlock.detect(text) else { return body(text, 1) }
+            return body(UnsafeBufferPointer(rebasing: text[location.bodyStart...]), location.bodyFirstLine)
+        }
+    }
+
+    /// `bytes` without a byte-order mark, invalid UTF-8 replaced with U+FFFD.
+    private static func withValidUTF8<Result>(_ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var input = bytes
+        if UTF8Validation.firstInvalidOffset(input) != nil { input = Array(String(decoding: input, as: UTF8.self).utf8) }
+        return input.withUnsafeBufferPointer { buffer in
+            let hasByteOrderMark = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF
+            return body(hasByteOrderMark ? UnsafeBufferPointer(rebasing: buffer[3...]) : buffer)
         }
     }
 
@@ -110,7 +126,7 @@ public enum NoteParser {
         }
         return ParsedNote(
             frontmatter: frontmatter, links: content.links, tags: content.tags, headings: content.headings,
-            blocks: content.blocks, tasks: content.tasks, aliases: aliases, findings: findings,
+            blocks: content.blocks, tasks: content.tasks, inlineFields: content.inlineFields, aliases: aliases, findings: findings,
             bodyText: includeBodyText ? String(decoding: bodyBytes, as: UTF8.self) : nil)
     }
 
