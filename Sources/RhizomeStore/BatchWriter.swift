@@ -6,7 +6,8 @@ final class BatchWriter {
     private let fullText: Bool
     private let deleteChildren: [SQLiteStatement]
     private let deleteFullText: SQLiteStatement
-    private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertFinding, insertFullText: SQLiteStatement
+    private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: SQLiteStatement
+    private let insertFinding, insertFullText: SQLiteStatement
     private let updateFile, touchFile, forgetHash: SQLiteStatement
     private let insertNoteType, insertReferenceValue, deleteSchemaFindings, deleteNoteType, deleteReferenceValues: SQLiteStatement
 
@@ -15,8 +16,8 @@ final class BatchWriter {
         self.fullText = fullText
         var deletes: [SQLiteStatement] = []
         for table in ["link WHERE source_id", "tag WHERE file_id", "heading WHERE file_id", "block WHERE file_id", "task WHERE file_id",
-                      "alias WHERE file_id", "property WHERE file_id", "note_type WHERE file_id", "reference_value WHERE file_id",
-                      "finding WHERE file_id"] {  // `finding` stays last: recordUnreadable clears only it
+                      "alias WHERE file_id", "property WHERE file_id", "inline_field WHERE file_id", "note_type WHERE file_id",
+                      "reference_value WHERE file_id", "finding WHERE file_id"] {  // `finding` stays last: recordUnreadable clears only it
             deletes.append(try connection.prepare("DELETE FROM \(table) = ?"))
         }
         deleteChildren = deletes
@@ -31,6 +32,9 @@ final class BatchWriter {
         insertTask = try connection.prepare("INSERT INTO task(file_id, ordinal, status, text, line) VALUES (?, ?, ?, ?, ?)")
         insertAlias = try connection.prepare("INSERT INTO alias(file_id, ordinal, alias) VALUES (?, ?, ?)")
         insertProperty = try connection.prepare("INSERT INTO property(file_id, ordinal, key, type, value_json, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        insertInlineField = try connection.prepare("""
+            INSERT INTO inline_field(file_id, ordinal, key, field_key, value, syntax, line, col) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         insertFinding = try connection.prepare("""
             INSERT INTO finding(file_id, path, code, severity, message, line, col, fix) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
@@ -113,6 +117,19 @@ final class BatchWriter {
             statement.bind(3, task.status)
             statement.bind(4, task.text)
             statement.bind(5, task.line)
+            try statement.execute()
+        }
+        for (ordinal, field) in note.inlineFields.enumerated() {
+            let statement = insertInlineField
+            statement.reset()
+            statement.bind(1, id)
+            statement.bind(2, ordinal)
+            statement.bind(3, field.key)
+            statement.bind(4, DataviewKey.canonicalKey(field.key))
+            statement.bind(5, field.value)
+            statement.bind(6, field.syntax.rawValue)
+            statement.bind(7, field.line)
+            statement.bind(8, field.column)
             try statement.execute()
         }
         for (ordinal, alias) in note.aliases.enumerated() {

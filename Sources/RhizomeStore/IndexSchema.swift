@@ -5,9 +5,9 @@
 /// a migration that changes what is extracted bumps `parserVersion` so the next run re-reads every file.
 enum IndexSchema {
     /// The schema version this build writes (`PRAGMA user_version`).
-    static let version = 2
+    static let version = 3
     /// Bump when parsing or resolution changes what is stored for unchanged files: forces a full re-read.
-    static let parserVersion = "3"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions
+    static let parserVersion = "4"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions; 4: Dataview inline fields
 
     /// Secondary indexes, kept apart from the migrations so that a first (bulk) index can build them once
     /// at the end. `IndexStore` makes sure they exist on every open.
@@ -24,6 +24,8 @@ enum IndexSchema {
         ("alias_file", "alias(file_id)"),
         ("property_file", "property(file_id)"),
         ("property_key", "property(key)"),
+        ("inline_field_file", "inline_field(file_id)"),
+        ("inline_field_key", "inline_field(field_key)"),
         ("finding_file", "finding(file_id)"),
         ("finding_code", "finding(code)"),
     ]
@@ -202,6 +204,24 @@ enum IndexSchema {
         CREATE VIEW note_types AS
             SELECT f.path, n.declared_type, n.schema_type AS type, n.id_value AS id
             FROM note_type n JOIN file f ON f.id = n.file_id;
+        """,
+        // 3: Dataview inline fields (`key:: value`, `[key:: value]`, `(key:: value)`) of each note's page, not
+        // of its tasks. `field_key` is the canonical name Dataview also accepts (`Book Rating` → `book-rating`).
+        """
+        CREATE TABLE inline_field (
+            file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            field_key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            syntax TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL
+        );
+
+        CREATE VIEW inline_fields AS
+            SELECT f.path, i.key, i.field_key, i.value, i.syntax, i.line, i.col AS "column"
+            FROM inline_field i JOIN file f ON f.id = i.file_id;
         """,
     ]
 }

@@ -93,7 +93,9 @@ public final class IndexStore {
                     try connection.execute(IndexSchema.migrations[step])
                 }
                 try connection.execute("PRAGMA user_version = \(IndexSchema.version)")
-                try setMeta("parser_version", IndexSchema.parserVersion)
+                // A new index holds nothing parsed yet. An older one keeps its parser version: a migration that
+                // adds what the parser extracts comes with a new version, and the next run re-reads every file.
+                if current == 0 { try setMeta("parser_version", IndexSchema.parserVersion) }
             }
         } catch let error as StoreError {
             throw error

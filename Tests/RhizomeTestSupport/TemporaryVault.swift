@@ -128,6 +128,7 @@ extension IndexStore {
             "SELECT 'task', path, status, text, line FROM tasks",
             "SELECT 'alias', path, alias FROM aliases",
             "SELECT 'property', path, key, type, value, line, \"column\" FROM properties",
+            "SELECT 'inline_field', path, key, field_key, value, syntax, line, \"column\" FROM inline_fields",
             "SELECT 'finding', coalesce(path, ''), code, coalesce(line, 0), coalesce(\"column\", 0) FROM findings",
             "SELECT 'fts', f.path, t.title, length(t.body) FROM note_fts t JOIN file f ON f.id = t.rowid",
         ]
