@@ -614,9 +614,21 @@ public struct DataviewParser {
         return (line, offset - lineStart + 1)
     }
 
+    /// The text of a 1-based line, without its line end. Lines are split at `\n` scalars, as
+    /// `lineAndColumn` counts them: a String split on the Character `\n` would not split at `\r\n`.
     private func sourceLine(_ line: Int) -> String {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        return line - 1 < lines.count ? String(lines[line - 1]).replacingTrailingCarriageReturn : ""
+        var number = 1, start = 0, end = scalars.count
+        for index in scalars.indices where scalars[index] == "\n" {
+            if number == line {
+                end = index
+                break
+            }
+            number += 1
+            start = index + 1
+        }
+        guard number == line else { return "" }
+        if end > start, scalars[end - 1] == "\r" { end -= 1 }
+        return String(String.UnicodeScalarView(scalars[start..<end]))
     }
 
     func failure(_ message: String) -> DataviewError {
@@ -646,8 +658,4 @@ public enum DataviewRelativeDate: String, Sendable, CaseIterable {
         default: return nil
         }
     }
-}
-
-private extension String {
-    var replacingTrailingCarriageReturn: String { hasSuffix("\r") ? String(dropLast()) : self }
 }
