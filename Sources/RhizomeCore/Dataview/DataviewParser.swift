@@ -23,6 +23,8 @@ public struct DataviewParser {
 
     private let scalars: [Unicode.Scalar]
     private var position = 0
+    /// Where the last expression parsed ends, before any space or comment after it (for column names).
+    private var expressionEnd = 0
     private let text: String
 
     private init(_ text: String) {
@@ -87,12 +89,12 @@ public struct DataviewParser {
                 skipSpace()
                 let expressionStart = position
                 let expression = try expression(after: "GROUP BY")
-                commands.append(.groupBy(expression, name: try asName() ?? sourceText(from: expressionStart)))
+                commands.append(.groupBy(expression, name: try asName() ?? expressionText(from: expressionStart)))
             case "FLATTEN":
                 skipSpace()
                 let expressionStart = position
                 let expression = try expression(after: "FLATTEN")
-                commands.append(.flatten(expression, name: try asName() ?? sourceText(from: expressionStart)))
+                commands.append(.flatten(expression, name: try asName() ?? expressionText(from: expressionStart)))
             default:  // LIMIT
                 skipSpace()
                 let numberStart = position
@@ -127,7 +129,7 @@ public struct DataviewParser {
             skipSpace()
             let start = position
             let expression = try expression(after: columns.isEmpty ? "TABLE" : "`,`")
-            columns.append(.init(expression: expression, name: try asName() ?? sourceText(from: start)))
+            columns.append(.init(expression: expression, name: try asName() ?? expressionText(from: start)))
             skipSpace()
         } while take(",")
         return columns
@@ -308,6 +310,7 @@ public struct DataviewParser {
                 guard take("]") else { throw failure("expected `]` to close the index") }
                 base = .index(base, index)
             } else {
+                expressionEnd = position
                 return base
             }
         }
@@ -589,6 +592,11 @@ public struct DataviewParser {
                 return
             }
         }
+    }
+
+    /// The text of the expression that starts at `start`, as written (a column's name without `AS`).
+    private func expressionText(from start: Int) -> String {
+        String(String.UnicodeScalarView(scalars[start..<max(start, expressionEnd)]))
     }
 
     private func sourceText(from start: Int) -> String {
