@@ -31,6 +31,7 @@ struct DataviewBenchmark {
         for (name, text) in Self.queries {
             var rows = 0
             var candidates = 0
+            var stages = ""
             for _ in 0..<3 { _ = try store.runDataview(try DataviewParser.parse(text)) }
             var samples: [Double] = []
             for _ in 0..<30 {
@@ -39,10 +40,12 @@ struct DataviewBenchmark {
                 samples.append((clock.now - start).inMilliseconds)
                 rows = result.rows.count
                 candidates = result.candidatePages
+                stages = result.timings.map { String(format: "%@ %.1f", $0.stage, $0.milliseconds) }.joined(separator: ", ")
             }
             samples.sort()
             print(String(format: "  %-62@ %6.1f ms / %6.1f ms  (%d rows from %d candidate pages)", name as NSString,
                          Measurements.median(samples), Measurements.percentile(samples, 0.95), rows, candidates))
+            print("      last run, ms: " + stages)
         }
     }
 }

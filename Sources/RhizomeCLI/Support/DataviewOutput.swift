@@ -84,6 +84,7 @@ enum DataviewOutput {
         lines += result.plan.pushedDown.map { "  pushed down: " + $0 }
         lines += result.plan.evaluatedInSwift.map { "  in Swift: " + $0 }
         lines.append("  candidate pages from SQL: \(result.candidatePages)")
+        lines.append("  time: " + result.timings.map { String(format: "%@ %.1f ms", $0.stage, $0.milliseconds) }.joined(separator: " · "))
         if result.droppedRows > 0 {
             lines.append("  rows dropped because an expression failed on them: \(result.droppedRows)")
             lines += result.droppedRowErrors.map { "    " + $0 }

@@ -23,6 +23,10 @@ public enum DataviewFieldValue {
 
     /// A frontmatter string: a date, a duration or a `[[link]]` when the whole string is one, else text.
     public static func frontmatterString(_ text: String, resolveLink: (String) -> DataviewLink) -> DataviewValue {
+        // Most strings are plain text: dates and durations start with a digit or sign, links with `[` or `!`.
+        guard let first = text.utf8.first, (first >= 48 && first <= 57) || first == 45 || first == 43 || first == 91 || first == 33 else {
+            return .string(text)
+        }
         if let date = DataviewDate.parse(text) { return .date(date) }
         if let duration = DataviewDuration.parse(text), startsWithDigitOrSign(text) { return .duration(duration) }
         if let link = wikilink(text, resolveLink: resolveLink) { return .link(link) }

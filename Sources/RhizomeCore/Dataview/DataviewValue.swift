@@ -73,6 +73,11 @@ public struct DataviewObject: Sendable {
 
     public init() {}
 
+    public init(capacity: Int) {
+        keys.reserveCapacity(capacity)
+        storage.reserveCapacity(capacity)
+    }
+
     public init(_ pairs: [(String, DataviewValue)]) {
         for (key, value) in pairs { self[key] = value }
     }

@@ -22,6 +22,8 @@ final class DataviewPages: @unchecked Sendable {
     private let lock = NSLock()
     private var resolver: LinkResolver<Int64>?
     private var pageCache: [String: DataviewObject?] = [:]
+    private var canonicalKeys: [String: String] = [:]
+    private var resolvedLinks: [String: String?] = [:]
 
     init(store: IndexStore) throws {
         self.store = store
@@ -52,10 +54,21 @@ final class DataviewPages: @unchecked Sendable {
     func resolvedPath(of linkPath: String, from sourcePath: String) -> String? {
         lock.lock()
         defer { lock.unlock() }
-        if resolver == nil {
-            resolver = (try? store.resolver(forFilesIn: "SELECT id, path FROM file")) ?? LinkResolver(files: [])
-        }
-        return resolver!.resolve(linkPath: UnicodeNormalization.nfc(linkPath), from: sourcePath)?.path
+        // The answer depends on the link and the source's folder only.
+        let folder = sourcePath.lastIndex(of: "/").map { String(sourcePath[..<$0]) } ?? ""
+        let cacheKey = folder + "\u{0}" + linkPath
+        if let cached = resolvedLinks[cacheKey] { return cached }
+        if resolver == nil { resolver = store.cachedResolver() }
+        let path = resolver!.resolve(linkPath: UnicodeNormalization.nfc(linkPath), from: sourcePath)?.path
+        resolvedLinks[cacheKey] = path
+        return path
+    }
+
+    private func canonicalKey(_ key: String) -> String {
+        if let known = canonicalKeys[key] { return known }
+        let canonical = DataviewKey.canonicalKey(key)
+        canonicalKeys[key] = canonical
+        return canonical
     }
 
     func fileID(ofPath path: String) -> Int64? {
@@ -117,13 +130,13 @@ final class DataviewPages: @unchecked Sendable {
 
         return ids.compactMap { id -> DataviewObject? in
             guard let base = bases[id] else { return nil }
-            var page = DataviewObject()
+            var page = DataviewObject(capacity: 24)
             var rawFrontmatter: DataviewValue = .object(DataviewObject())
             if let json = base.frontmatterJSON, let parsed = DataviewJSON.parse(json) { rawFrontmatter = parsed }
             if needs.fields || needs.wants("day") {
                 addFields(to: &page, frontmatter: rawFrontmatter, inline: inlineFields[id] ?? [], path: base.path)
             }
-            var file = DataviewObject()
+            var file = DataviewObject(capacity: 20)
             file["name"] = .string(base.name)
             file["folder"] = .string(base.folder)
             file["path"] = .string(base.path)
@@ -198,7 +211,7 @@ final class DataviewPages: @unchecked Sendable {
         var canonical: [(key: String, values: [DataviewValue])] = []
         var canonicalPositions: [String: Int] = [:]
         for (key, values) in occurrences {
-            let name = DataviewKey.canonicalKey(key)
+            let name = canonicalKey(key)
             guard !name.isEmpty, name != key, positions[name] == nil, name != "file" else { continue }
             if let position = canonicalPositions[name] {
                 canonical[position].values += values

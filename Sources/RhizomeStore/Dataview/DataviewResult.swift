@@ -36,6 +36,8 @@ public struct DataviewResult: Sendable {
     public var droppedRowErrors: [String]
     /// Pages the SQL step selected (before the Swift steps).
     public var candidatePages: Int
+    /// Milliseconds per stage (`plan and SQL`, `load pages`, `data commands`, `columns`), for `--explain`.
+    public var timings: [(stage: String, milliseconds: Double)] = []
 }
 
 extension DataviewResult {
