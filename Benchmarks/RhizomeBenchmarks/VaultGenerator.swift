@@ -2,6 +2,7 @@
 /// byte-identical files on every run and machine: all randomness comes from a seeded SplitMix64, and each
 /// note depends only on (seed, note index), so a note's path or an edit to it needs no other note.
 import Foundation
+import RhizomeCore
 
 /// Deterministic generator of synthetic Obsidian vaults for benchmarks.
 public struct VaultGenerator: Sendable {
@@ -156,19 +157,8 @@ extension VaultGenerator {
         return String(repeating: "0", count: 6 - hex.count) + hex
     }
 
-    /// Howard Hinnant's days-to-civil algorithm: no locale- or time-zone-dependent formatter.
-    static func isoDate(daysSince1970 days: Int) -> String {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
-    }
+    /// `yyyy-MM-dd` without a locale- or time-zone-dependent formatter.
+    static func isoDate(daysSince1970 days: Int) -> String { DataviewDate(daysSince1970: days).isoText }
 
     static func prepareEmptyDirectory(_ root: URL, fileManager: FileManager) throws {
         let path = root.path(percentEncoded: false)

@@ -33,6 +33,12 @@ public struct DataviewDate: Sendable, Hashable {
         self.hasTime = hasTime
     }
 
+    /// The date `days` after 1970-01-01.
+    public init(daysSince1970 days: Int) {
+        let (year, month, day) = DataviewDate.civilFromDays(Int64(days))
+        self.init(year: year, month: month, day: day)
+    }
+
     /// The local civil time of an instant.
     public init(instant: Date, hasTime: Bool = true, timeZone: TimeZone = .current) {
         let offsetSeconds = timeZone.secondsFromGMT(for: instant)

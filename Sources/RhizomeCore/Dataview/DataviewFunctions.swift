@@ -541,7 +541,7 @@ public enum DataviewFunctions {
 }
 
 /// Sorting that keeps equal elements in their order (Swift's `sorted` does not promise it).
-func stableSorted<T>(_ items: [T], by areInIncreasingOrder: (T, T) -> Bool) -> [T] {
+public func stableSorted<T>(_ items: [T], by areInIncreasingOrder: (T, T) -> Bool) -> [T] {
     items.enumerated().sorted { a, b in
         if areInIncreasingOrder(a.element, b.element) { return true }
         if areInIncreasingOrder(b.element, a.element) { return false }

@@ -146,7 +146,7 @@ struct DataviewRun {
                 for key in keys { values.append(try evaluator.evaluate(key.expression, row: row.data)) }
                 return [(values, row)]
             }
-            return stableSort(keyed) { a, b in
+            return stableSorted(keyed) { a, b in
                 for (index, key) in keys.enumerated() {
                     let order = DataviewValue.compare(a.keys[index], b.keys[index])
                     if order != 0 { return key.isAscending ? order < 0 : order > 0 }
@@ -168,7 +168,7 @@ struct DataviewRun {
             }
         case .groupBy(let expression, let name):
             let keyed = try each(rows, "GROUP BY") { row in [(key: try evaluator.evaluate(expression, row: row.data), row: row)] }
-            let sorted = stableSort(keyed) { DataviewValue.compare($0.key, $1.key) < 0 }
+            let sorted = stableSorted(keyed) { DataviewValue.compare($0.key, $1.key) < 0 }
             var groups: [Row] = []
             var members: [DataviewValue] = []
             var currentKey: DataviewValue? = nil
@@ -266,14 +266,6 @@ struct DataviewRun {
         droppedRows += errors.count
         for error in errors where droppedRowErrors.count < 3 && !droppedRowErrors.contains(error) { droppedRowErrors.append(error) }
         return output
-    }
-
-    private func stableSort<T>(_ items: [T], by areInIncreasingOrder: (T, T) -> Bool) -> [T] {
-        items.enumerated().sorted { a, b in
-            if areInIncreasingOrder(a.element, b.element) { return true }
-            if areInIncreasingOrder(b.element, a.element) { return false }
-            return a.offset < b.offset
-        }.map(\.element)
     }
 
     // MARK: What a query needs
