@@ -122,12 +122,13 @@ public struct DataviewEvaluator: Sendable {
         }
     }
 
-    /// `base[index]`: a list element (negative counts from the end), an object key, a string's character.
+    /// `base[index]`: a list element, an object key, a string's character. As in Dataview, an index
+    /// out of range is null, and so is a negative one (there is no counting from the end).
     func index(_ base: DataviewValue, by index: DataviewValue) throws(DataviewError) -> DataviewValue {
         switch (base, index) {
         case (.list(let items), .number(let number)):
-            let position = Int(number.rounded(.down)) < 0 ? items.count + Int(number.rounded(.down)) : Int(number.rounded(.down))
-            return items.indices.contains(position) ? items[position] : .null
+            guard number >= 0, number < Double(items.count) else { return .null }
+            return items[Int(number)]
         case (.string(let text), .number(let number)):
             let position = Int(number.rounded(.down))
             guard position >= 0, position < text.count else { return .null }
