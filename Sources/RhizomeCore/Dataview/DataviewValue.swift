@@ -35,12 +35,13 @@ public indirect enum DataviewValue: Sendable {
         }
     }
 
-    /// Dataview's truthiness: `null`, `false`, `0`, `""`, an empty list or object are false.
+    /// Dataview's truthiness: `null`, `false`, `0`, `""`, an empty list or object are false (`NaN` is
+    /// true: Dataview tests `number != 0`).
     public var isTruthy: Bool {
         switch self {
         case .null: return false
         case .boolean(let flag): return flag
-        case .number(let number): return number != 0 && !number.isNaN
+        case .number(let number): return number != 0
         case .string(let text): return !text.isEmpty
         case .date: return true
         case .duration(let duration): return duration.totalMilliseconds != 0
