@@ -191,7 +191,9 @@ func zeroPadded(_ value: Int, _ width: Int) -> String {
 extension DataviewDate {
     /// An ISO date as Dataview reads one in fields and `date(…)`: `2024-01-31`, `2024-01`, `2024-01-31T10:00`,
     /// with optional seconds, milliseconds and `Z` / `±hh:mm` offset. The whole text must match.
-    public static func parse<S: StringProtocol>(_ text: S) -> DataviewDate? {
+    /// `allowsSpaceBeforeTime` also takes `2024-01-31 10:00` (YAML's form, for frontmatter); Dataview's
+    /// inline fields and `date("…")` want the `T`.
+    public static func parse<S: StringProtocol>(_ text: S, allowsSpaceBeforeTime: Bool = true) -> DataviewDate? {
         var reader = DigitReader(Array(text.utf8))
         guard let year = reader.digits(exactly: 4), reader.take("-"), let month = reader.digits(exactly: 2) else { return nil }
         guard reader.take("-") else {
@@ -200,7 +202,7 @@ extension DataviewDate {
         guard let day = reader.digits(exactly: 2), isValid(year: year, month: month, day: day) else { return nil }
         var date = DataviewDate(year: year, month: month, day: day)
         if reader.isAtEnd { return date }
-        guard reader.take("T") || reader.take(" "), let hour = reader.digits(exactly: 2), hour < 24, reader.take(":"),
+        guard reader.take("T") || (allowsSpaceBeforeTime && reader.take(" ")), let hour = reader.digits(exactly: 2), hour < 24, reader.take(":"),
               let minute = reader.digits(exactly: 2), minute < 60 else { return nil }
         date.hour = hour
         date.minute = minute

@@ -3,7 +3,8 @@ import Foundation
 /// How field text becomes a typed value, as Dataview reads inline fields (`key:: value`) and frontmatter
 /// strings (`src/data-import/markdown-file.ts`, `parseInlineValue`).
 public enum DataviewFieldValue {
-    /// An inline field's value: empty is null; otherwise the whole text must be a date, a duration, a
+    /// An inline field's value: empty is null; otherwise the whole text must be a date (with a `T` before
+    /// the time: `2021-04-17 18:00` stays text, as in Dataview), a duration, a
     /// `"quoted string"`, a `#tag` (kept as text), a `[[link]]`, `true`/`false` or a number — or a
     /// comma-separated list of those (`1, 2, 3`) — else it stays text.
     public static func inline(_ text: String, resolveLink: (String) -> DataviewLink) -> DataviewValue {
@@ -37,7 +38,7 @@ public enum DataviewFieldValue {
 
     private static func atom(_ text: String, resolveLink: (String) -> DataviewLink) -> DataviewValue? {
         if text.isEmpty { return nil }
-        if let date = DataviewDate.parse(text) { return .date(date) }
+        if let date = DataviewDate.parse(text, allowsSpaceBeforeTime: false) { return .date(date) }
         if startsWithDigitOrSign(text), let duration = DataviewDuration.parse(text) { return .duration(duration) }
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
             var inner = String(text.dropFirst().dropLast())

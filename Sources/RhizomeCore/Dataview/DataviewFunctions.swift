@@ -361,10 +361,10 @@ public enum DataviewFunctions {
                 if let relative = DataviewRelativeDate(word: text) {
                     return .date(relativeDate(relative, now: context.evaluator.now))
                 }
-                return DataviewDate.parse(text.trimmingSpaces).map(DataviewValue.date) ?? .null
+                return DataviewDate.parse(text.trimmingSpaces, allowsSpaceBeforeTime: false).map(DataviewValue.date) ?? .null
             case .link(let link):
-                if let display = link.display, let date = DataviewDate.parse(display) { return .date(date) }
-                if let date = DataviewDate.parse(link.fileName) { return .date(date) }
+                if let display = link.display, let date = DataviewDate.parse(display, allowsSpaceBeforeTime: false) { return .date(date) }
+                if let date = DataviewDate.parse(link.fileName, allowsSpaceBeforeTime: false) { return .date(date) }
                 guard case .object(let file)? = context.evaluator.linkedPage(link)?["file"], case .date(let day)? = file["day"] else {
                     return .null
                 }
