@@ -68,7 +68,7 @@ struct ExploreCommandTests {
             https://www.sqlite.org/fts5.html#the_trigram_tokenizer that matter for [[Embedding-free search]] and the \
             [[Storage schema]]. - `tokenize = 'trigram'` gives substring matching; needs at least three characters in \
             the query. - `bm25(table)` for ranking; lower is better. - External-content tables save space but need \
-            triggers to stay in sync. Back to the [reading list](../Reading%20list.md). (2026-01-15)
+            triggers to stay in sync. Back to the [reading list](../Reading%20list.md). rating:: 3 (2026-01-15)
 
             [3] 
             """), "\(result.output)")
