@@ -297,7 +297,12 @@ public enum DataviewFunctions {
         },
         "reverse": { arguments, context throws(DataviewError) in
             guard let first = arguments.first else { throw context.failure(arguments) }
-            return first.isNull ? .null : .list(first.asList.reversed())
+            // As Dataview: lists and strings are reversed, other values are returned as they are.
+            switch first {
+            case .list(let items): return .list(items.reversed())
+            case .string(let text): return .string(String(text.reversed()))
+            default: return first
+            }
         },
         "unique": { arguments, context throws(DataviewError) in
             guard let first = arguments.first else { throw context.failure(arguments) }
