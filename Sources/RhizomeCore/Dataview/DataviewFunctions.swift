@@ -109,17 +109,13 @@ public enum DataviewFunctions {
             guard case .string(let text) = value else { return value }
             return .string(text.uppercased())
         },
-        "startswith": { arguments, context throws(DataviewError) in
-            guard arguments.count == 2, case .string(let text) = arguments[0], case .string(let prefix) = arguments[1] else {
-                return try nullOr(arguments, context)
-            }
-            return .boolean(text.hasPrefix(prefix))
+        "startswith": vectorisedPairs { text, prefix, context throws(DataviewError) in
+            guard case .string(let whole) = text, case .string(let start) = prefix else { return try nullOr([text, prefix], context) }
+            return .boolean(whole.hasPrefix(start))
         },
-        "endswith": { arguments, context throws(DataviewError) in
-            guard arguments.count == 2, case .string(let text) = arguments[0], case .string(let suffix) = arguments[1] else {
-                return try nullOr(arguments, context)
-            }
-            return .boolean(text.hasSuffix(suffix))
+        "endswith": vectorisedPairs { text, suffix, context throws(DataviewError) in
+            guard case .string(let whole) = text, case .string(let end) = suffix else { return try nullOr([text, suffix], context) }
+            return .boolean(whole.hasSuffix(end))
         },
         "replace": vectorised { value, arguments, context throws(DataviewError) in
             guard arguments.count == 2, case .string(let text) = value, case .string(let pattern) = arguments[0],
