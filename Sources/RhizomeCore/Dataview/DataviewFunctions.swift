@@ -120,7 +120,9 @@ public enum DataviewFunctions {
         "replace": vectorised { value, arguments, context throws(DataviewError) in
             guard arguments.count == 2, case .string(let text) = value, case .string(let pattern) = arguments[0],
                   case .string(let replacement) = arguments[1] else { return try nullOr([value] + arguments, context) }
-            return .string(pattern.isEmpty ? text : text.replacingOccurrences(of: pattern, with: replacement))
+            // As JavaScript's split(find).join(replacement): an empty `find` puts the replacement between characters.
+            if pattern.isEmpty { return .string(text.map(String.init).joined(separator: replacement)) }
+            return .string(text.replacingOccurrences(of: pattern, with: replacement))
         },
         "regexmatch": vectorisedPairs { pattern, text, context throws(DataviewError) in
             guard case .string(let pattern) = pattern, case .string(let text) = text else {
