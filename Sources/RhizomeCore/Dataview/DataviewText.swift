@@ -19,12 +19,12 @@ public enum DataviewText {
         case .link(let link): return link.markdown
         case .list(let items): return items.map(nestedPlain).joined(separator: ", ")
         case .object(let object):
-            return "{ " + object.pairs.map { "\($0.key): \(plain($0.value))" }.joined(separator: ", ") + " }"
+            return "{ " + object.pairs.map { "\($0.key): \(nestedPlain($0.value))" }.joined(separator: ", ") + " }"
         case .function: return "<function>"
         }
     }
 
-    /// A list inside a list reads `[a, b]`.
+    /// A list inside a list or an object reads `[a, b]`.
     private static func nestedPlain(_ value: DataviewValue) -> String {
         if case .list(let items) = value { return "[" + items.map(nestedPlain).joined(separator: ", ") + "]" }
         return plain(value)
