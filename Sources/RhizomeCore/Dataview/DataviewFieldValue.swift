@@ -10,6 +10,8 @@ public enum DataviewFieldValue {
     public static func inline(_ text: String, resolveLink: (String) -> DataviewLink) -> DataviewValue {
         let trimmed = text.trimmingSpaces
         if trimmed.isEmpty { return .null }
+        // A duration can hold commas (`1 day, 3 hours`); Dataview reads it whole before trying a list.
+        if startsWithDigitOrSign(trimmed), let duration = DataviewDuration.parse(trimmed) { return .duration(duration) }
         let parts = splitOutsideQuotesAndLinks(trimmed)
         if parts.count > 1 {
             var items: [DataviewValue] = []
