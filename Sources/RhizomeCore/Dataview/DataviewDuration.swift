@@ -112,7 +112,8 @@ public struct DataviewDuration: Sendable, Hashable {
 // MARK: Parsing
 
 extension DataviewDuration {
-    /// `3 days`, `1 day 2 hours`, `1d2h`, `1 hour, 30 minutes`: amounts with Dataview's unit names; the
+    /// `3 days`, `1 day 2 hours`, `1d2h`, `1 hour, 30 minutes`: amounts with Dataview's unit names, in
+    /// lower case (`3 Days` is not a duration, and there is no millisecond unit, as in Dataview); the
     /// whole text must match. Nil otherwise.
     public static func parse<S: StringProtocol>(_ text: S) -> DataviewDuration? {
         let scalars = Array(text.unicodeScalars)
@@ -136,7 +137,7 @@ extension DataviewDuration {
             while index < scalars.count, scalars[index] == " " { index += 1 }
             let unitStart = index
             while index < scalars.count, scalars[index].properties.isAlphabetic { index += 1 }
-            let unit = String(String.UnicodeScalarView(scalars[unitStart..<index])).lowercased()
+            let unit = String(String.UnicodeScalarView(scalars[unitStart..<index]))
             guard let keyPath = keyPath(ofUnit: unit) else { return nil }
             duration[keyPath: keyPath] += amount
             parts += 1
@@ -154,7 +155,6 @@ extension DataviewDuration {
         case "h", "hr", "hrs", "hour", "hours": return \.hours
         case "m", "min", "mins", "minute", "minutes": return \.minutes
         case "s", "sec", "secs", "second", "seconds": return \.seconds
-        case "ms", "millisecond", "milliseconds": return \.milliseconds
         default: return nil
         }
     }
