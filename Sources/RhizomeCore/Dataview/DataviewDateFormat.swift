@@ -70,8 +70,9 @@ public enum DataviewDateFormat {
         case ("Z", _):
             let offset = date.offsetMinutes ?? 0
             let sign = offset < 0 ? "-" : "+"
-            return count == 1 && offset % 60 == 0 ? "\(sign)\(abs(offset) / 60)"
-                : "\(sign)\(zeroPadded(abs(offset) / 60, 2)):\(zeroPadded(abs(offset) % 60, 2))"
+            // `Z` is Luxon's narrow offset (`+2`, `+5:30`), `ZZ` the full one (`+02:00`).
+            if count == 1 { return "\(sign)\(abs(offset) / 60)" + (offset % 60 == 0 ? "" : ":\(zeroPadded(abs(offset) % 60, 2))") }
+            return "\(sign)\(zeroPadded(abs(offset) / 60, 2)):\(zeroPadded(abs(offset) % 60, 2))"
         default: return String(repeating: letter, count: count)
         }
     }
