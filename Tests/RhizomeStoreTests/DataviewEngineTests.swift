@@ -208,6 +208,13 @@ import RhizomeTestSupport
         ])
     }
 
+    @Test func sortOrdersTextAsLocaleCompareDoesPunctuationAndSymbolsBeforeDigitsBeforeLetters() throws {
+        // Dataview sorts strings with localeCompare (ICU root collation): punctuation and symbols, then
+        // digits, then letters, lower case before upper case.
+        let result = try vault.rows(#"TABLE WITHOUT ID x FROM "Reading list" FLATTEN ["b", "~x", "3", "B", "[[b]]", "a", "_y"] AS x SORT x"#)
+        #expect(result.map { $0[0] } == ["_y", "[[b]]", "~x", "3", "a", "b", "B"])
+    }
+
     @Test func groupByMakesOneRowPerKeyWithItsRowsAndNamesTheIdColumnAfterTheGroup() throws {
         let result = try vault.run("TABLE length(rows) AS n, rows.file.name AS names FROM #plan GROUP BY status")
         #expect(result.columns == ["status", "n", "names"])
@@ -370,6 +377,15 @@ import RhizomeTestSupport
         #expect(try vault.run(plans + #" WHERE status = "draft""#).tasks.isEmpty)
         #expect(try vault.run("TASK FROM #plan WHERE !completed SORT created DESC LIMIT 1").tasks.map(\.path)
             == ["Projects/Rhizome/Plans/Plan - Schema validation.md"])
+    }
+
+    @Test func taskQueriesGroupedByFileKeepEveryTaskInKeyOrder() throws {
+        // Dataview has no implicit grouping by file; `GROUP BY file.link` is how a TASK query gets it
+        // (spec §10.1), rendering each group's tasks under its key.
+        let grouped = try vault.run(#"TASK FROM "Projects/Rhizome/Plans" WHERE !completed GROUP BY file.name"#)
+        #expect(grouped.tasks.map(\.path) == [String](repeating: "Projects/Rhizome/Plans/Plan - Incremental indexing.md", count: 3)
+            + [String](repeating: "Projects/Rhizome/Plans/Plan - Schema validation.md", count: 4))
+        #expect(try vault.run(#"TASK FROM "Projects/Rhizome/Plans" GROUP BY file.link"#).tasks.count == 13)
     }
 
     // MARK: this, links
