@@ -129,6 +129,9 @@ import RhizomeTestSupport
         #expect(lines.contains { $0.hasPrefix("  candidate pages from SQL: 4") })
         #expect(lines.last == "(2 rows)")
         #expect(lines.contains { $0.hasPrefix("File ") })  // the table follows the plan
+        // Rows an expression failed on are counted, with the first errors.
+        let dropped = query(#"TABLE rating + pages FROM "Reading""#, "--explain")
+        #expect(dropped.output.contains("  rows dropped because an expression failed on them: 1\n"), "\(dropped.output)")
         let json = try #require(AnyJSON.parse(query(#"LIST FROM "Reading" WHERE file.size > 100"#, "--json", "--explain").output))
         #expect(json["data"]["plan"]["pushedDown"].array?.count == 2)
         #expect(json["data"]["plan"]["evaluatedInSwift"] == [])
