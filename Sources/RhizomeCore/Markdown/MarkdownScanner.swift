@@ -111,6 +111,11 @@ private struct Scanner {
     /// inline fields is scanned.
     var hiddenRanges: [(start: Int, end: Int)] = []
     var recordsHiddenRanges = false
+    /// Reused buffers of the field search: candidates of one wrapper, those whose value is still open
+    /// (with the bracket depth where it started), and the fields found on the line.
+    var wrappedCandidates: [(open: Int, separator: Int, close: Int, syntax: InlineField.Syntax)] = []
+    var unclosedCandidates: [(candidate: Int, depth: Int)] = []
+    var wrappedFields: [(open: Int, separator: Int, close: Int, syntax: InlineField.Syntax)] = []
     /// Where the HTML comment being skipped started on the current line.
     var commentStart = 0
 
@@ -429,33 +434,34 @@ private struct Scanner {
     /// line is not a task's), `key:: value` filling the line. Wrappers and `::` inside inline code or an
     /// HTML comment do not count (`hiddenRanges`, filled by the scan of this line).
     mutating func inlineFields(_ start: Int, _ end: Int, line: Int, allowsFullLine: Bool) {
-        var found = bracketedFields(start, end, open: openBracket, close: closeBracket, syntax: .bracket)
-        found += bracketedFields(start, end, open: openParen, close: closeParen, syntax: .parenthesis)
-        if found.isEmpty {
-            guard allowsFullLine, let field = fullLineField(start, end, line: line) else { return }
-            content.inlineFields.append(field)
+        wrappedFields.removeAll(keepingCapacity: true)
+        findWrappedFields(start, end, open: openBracket, close: closeBracket, syntax: .bracket)
+        let bracketCount = wrappedFields.count
+        findWrappedFields(start, end, open: openParen, close: closeParen, syntax: .parenthesis)
+        if wrappedFields.isEmpty {
+            if allowsFullLine, let field = fullLineField(start, end, line: line) { content.inlineFields.append(field) }
             return
         }
         // Each wrapper's fields are found in order; columns are counted left to right.
-        found.sort { $0.position < $1.position }
-        for field in found {
-            let key = text(field.key.start, field.key.end).trimmingSpaces
-            guard !key.isEmpty else { continue }
+        if bracketCount > 0 && bracketCount < wrappedFields.count { wrappedFields.sort { $0.open < $1.open } }
+        for field in wrappedFields {
+            let keyStart = skipSpaces(field.open + 1, field.separator)
+            let keyEnd = trimTrailingSpaces(keyStart, field.separator)
+            guard keyEnd > keyStart else { continue }
+            let valueStart = skipSpaces(field.separator + 2, field.close)
             content.inlineFields.append(InlineField(
-                key: key, value: text(field.value.start, field.value.end).trimmingSpaces, syntax: field.syntax,
-                line: line, column: column(of: field.position)))
+                key: text(keyStart, keyEnd), value: text(valueStart, trimTrailingSpaces(valueStart, field.close)),
+                syntax: field.syntax, line: line, column: column(of: field.open)))
         }
     }
 
-    /// Dataview's wrapped fields of one kind, in one walk over the line: each visible `open` followed by
-    /// a key (no brackets or parentheses in it) and `::` is a candidate whose value ends at the first
-    /// `close` that is not matched inside the value (backslash escapes and hidden ranges skipped). As in
-    /// Dataview, candidates inside a field found before are not fields of their own.
-    func bracketedFields(
-        _ start: Int, _ end: Int, open: UInt8, close: UInt8, syntax: InlineField.Syntax
-    ) -> [(position: Int, key: (start: Int, end: Int), value: (start: Int, end: Int), syntax: InlineField.Syntax)] {
-        var candidates: [(open: Int, separator: Int, close: Int?)] = []
-        var unclosed: [(candidate: Int, depth: Int)] = []  // depths never decrease towards the top
+    /// Dataview's wrapped fields of one kind, in one walk over the line, appended to `wrappedFields`: each
+    /// visible `open` followed by a key (no brackets or parentheses in it) and `::` is a candidate whose
+    /// value ends at the first `close` not matched inside the value (backslash escapes and hidden ranges
+    /// skipped). As in Dataview, candidates inside a field found before are not fields of their own.
+    mutating func findWrappedFields(_ start: Int, _ end: Int, open: UInt8, close: UInt8, syntax: InlineField.Syntax) {
+        wrappedCandidates.removeAll(keepingCapacity: true)
+        unclosedCandidates.removeAll(keepingCapacity: true)
         var depth = 0
         var isEscaped = false
         var hidden = 0
@@ -471,9 +477,9 @@ private struct Scanner {
             if byte == open {
                 let keyLimit = hidden < hiddenRanges.count ? min(end, hiddenRanges[hidden].start) : end
                 if let separator = fieldSeparator(after: index, limit: keyLimit) {
-                    // The key holds no wrapper: the depth where its value starts is the depth after `open`.
-                    candidates.append((index, separator, nil))
-                    unclosed.append((candidates.count - 1, isEscaped ? depth : depth + 1))
+                    // The key holds no wrapper: its value starts at the depth after `open`.
+                    wrappedCandidates.append((index, separator, -1, syntax))
+                    unclosedCandidates.append((wrappedCandidates.count - 1, isEscaped ? depth : depth + 1))
                 }
             }
             if byte == backslash {
@@ -484,21 +490,19 @@ private struct Scanner {
                 depth += 1
             } else if byte == close {
                 depth -= 1
-                while let top = unclosed.last, top.depth > depth {
-                    candidates[top.candidate].close = index
-                    unclosed.removeLast()
+                // Depths never decrease towards the top: the values this `close` ends are the top ones.
+                while let top = unclosedCandidates.last, top.depth > depth {
+                    wrappedCandidates[top.candidate].close = index
+                    unclosedCandidates.removeLast()
                 }
             }
             index += 1
         }
-        var fields: [(position: Int, key: (start: Int, end: Int), value: (start: Int, end: Int), syntax: InlineField.Syntax)] = []
         var resume = start
-        for candidate in candidates where candidate.open >= resume {
-            guard let closing = candidate.close else { continue }
-            fields.append((candidate.open, (candidate.open + 1, candidate.separator), (candidate.separator + 2, closing), syntax))
-            resume = closing + 1
+        for candidate in wrappedCandidates where candidate.open >= resume && candidate.close >= 0 {
+            wrappedFields.append(candidate)
+            resume = candidate.close + 1
         }
-        return fields
     }
 
     /// The `::` ending a wrapped field's key that starts after `open`, or nil when a bracket or
@@ -519,10 +523,11 @@ private struct Scanner {
     mutating func fullLineField(_ start: Int, _ end: Int, line: Int) -> InlineField? {
         guard let separator = find("::", from: start, to: end),
               !hiddenRanges.contains(where: { $0.start < separator + 2 && $0.end > start }),
-              let (key, droppedScalars) = DataviewKey.fullLineKey(Substring(text(start, separator).trimmingSpaces)) else { return nil }
+              let key = DataviewKey.fullLineKeyRange(bytes, start, trimTrailingSpaces(start, separator)) else { return nil }
+        let valueStart = skipSpaces(separator + 2, end)
         return InlineField(
-            key: key, value: text(separator + 2, end).trimmingSpaces, syntax: .fullLine,
-            line: line, column: column(of: start) + droppedScalars)
+            key: text(key.start, key.end), value: text(valueStart, trimTrailingSpaces(valueStart, end)), syntax: .fullLine,
+            line: line, column: column(of: start) + key.droppedScalars)
     }
 
     // MARK: Inline
