@@ -12,7 +12,8 @@
 ///     items[1].parentLine  // 1
 ///     items[0].inlineFields.first?.key  // "due"
 public enum ListItemParser {
-    /// Every list item and task of a markdown note, in line order. `path` names the note in diagnostics.
+    /// Every list item and task of a markdown note (its whole file, frontmatter included), in line order.
+    /// `path` is the note's vault path, as for `NoteParser.parse`; nothing in an item depends on it yet.
     public static func parse(_ bytes: [UInt8], path: String) -> [ListItem] {
         NoteParser.withBody(of: bytes) { body, firstLine in
             let (content, records) = MarkdownScanner.scanListStructure(body, firstLine: firstLine)
