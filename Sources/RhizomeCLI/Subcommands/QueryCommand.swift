@@ -111,7 +111,7 @@ struct QueryCommand: RhizomeSubcommand {
         }
         if explain { context.print(DataviewOutput.explanation(result) + "\n") }
         if csv {
-            context.print(String(DataviewOutput.csv(result).dropLast(2)))
+            context.print(String(DataviewOutput.csv(result).dropLast()))  // "\r\n" is one Character
         } else if markdown {
             context.print(DataviewOutput.markdown(result))
         } else {

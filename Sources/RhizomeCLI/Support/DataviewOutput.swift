@@ -35,15 +35,15 @@ enum DataviewOutput {
             if result.rows.isEmpty { return "Dataview: no results to show for list query." }
             return result.rows.map { row in
                 var parts: [String] = []
-                if let id = row.id { parts.append(DataviewText.markdown(id)) }
-                if let value = row.values.first { parts.append(DataviewText.markdown(value)) }
+                if let id = row.id { parts.append(DataviewText.markdown(id, inTable: false)) }
+                if let value = row.values.first { parts.append(DataviewText.markdown(value, inTable: false)) }
                 return "- " + parts.joined(separator: ": ")
             }.joined(separator: "\n")
         case .table:
             if result.rows.isEmpty { return "Dataview: no results to show for table query." }
             let header = "| " + result.columns.map { DataviewText.escapingPipes($0) }.joined(separator: " | ") + " |"
             let rule = "| " + result.columns.map { _ in "---" }.joined(separator: " | ") + " |"
-            let lines = result.rows.map { row in "| " + cells(row).map(DataviewText.markdown).joined(separator: " | ") + " |" }
+            let lines = result.rows.map { row in "| " + cells(row).map { DataviewText.markdown($0) }.joined(separator: " | ") + " |" }
             return ([header, rule] + lines).joined(separator: "\n")
         }
     }

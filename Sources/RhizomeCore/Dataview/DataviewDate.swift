@@ -39,6 +39,12 @@ public struct DataviewDate: Sendable, Hashable {
         self.init(year: year, month: month, day: day)
     }
 
+    /// The local civil time of an instant given in whole milliseconds since 1970 (exact, no rounding).
+    public init(unixMilliseconds: Int64, timeZone: TimeZone = .current) {
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(unixMilliseconds) / 1000))
+        self = DataviewDate.fromLocalMilliseconds(unixMilliseconds + Int64(offset) * 1000, offsetMinutes: nil, hasTime: true)
+    }
+
     /// The local civil time of an instant.
     public init(instant: Date, hasTime: Bool = true, timeZone: TimeZone = .current) {
         let offsetSeconds = timeZone.secondsFromGMT(for: instant)

@@ -32,15 +32,17 @@ public enum DataviewText {
 
     /// A table cell or list entry in markdown: links as wikilinks, lists joined by `, `, `-` for null,
     /// with `|` and line breaks escaped so the cell stays one table cell.
-    public static func markdown(_ value: DataviewValue) -> String {
+    /// `inTable: false` (a list item) keeps `|` as it is: only a table cell needs it escaped.
+    public static func markdown(_ value: DataviewValue, inTable: Bool = true) -> String {
         let text: String
         switch value {
         case .null: text = "-"
-        case .list(let items): text = items.map(markdown).joined(separator: ", ")
+        case .list(let items): text = items.map { markdown($0, inTable: false) }.joined(separator: ", ")
         case .string(let string): text = string
         default: text = plain(value)
         }
-        return escapingPipes(text.replacingOccurrences(of: "\r\n", with: "<br>").replacingOccurrences(of: "\n", with: "<br>"))
+        let oneLine = text.replacingOccurrences(of: "\r\n", with: "<br>").replacingOccurrences(of: "\n", with: "<br>")
+        return inTable ? escapingPipes(oneLine) : oneLine
     }
 
     /// `|` becomes `\|` unless already escaped (a link's display text is).

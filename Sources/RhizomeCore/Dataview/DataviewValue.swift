@@ -193,17 +193,17 @@ extension DataviewValue {
 
     private static func compareFolded(_ a: String, _ b: String, options: String.CompareOptions) -> Int {
         if a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII fast path (no allocation): case-insensitive byte order.
+            // ASCII fast path (no allocation), by the root collation's primary weights: spaces, then
+            // punctuation and symbols in their collation order, then digits, then letters without case.
             var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
             while true {
                 switch (left.next(), right.next()) {
                 case (nil, nil): return 0
                 case (nil, _): return -1
                 case (_, nil): return 1
-                case (var x?, var y?):
-                    if x >= 65 && x <= 90 { x += 32 }
-                    if y >= 65 && y <= 90 { y += 32 }
-                    if x != y { return x < y ? -1 : 1 }
+                case (let x?, let y?):
+                    let wx = asciiPrimaryWeight[Int(x)], wy = asciiPrimaryWeight[Int(y)]
+                    if wx != wy { return wx < wy ? -1 : 1 }
                 }
             }
         }
@@ -211,6 +211,20 @@ extension DataviewValue {
         return x == y ? 0 : (x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) ? -1 : 1)
     }
 }
+
+/// Primary collation weights of ASCII bytes in the root locale (ICU/CLDR order): whitespace, then
+/// `_ - , ; : ! ? . ' " ( ) [ ] { } @ * / \ & # % ` ^ + < = > | ~ $`, then digits, then letters (case ignored).
+private let asciiPrimaryWeight: [UInt8] = {
+    var weights = [UInt8](repeating: 0, count: 128)
+    var next: UInt8 = 1
+    let order = "\t\n\u{0B}\u{0C}\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz"
+    for byte in order.utf8 {
+        weights[Int(byte)] = next
+        next += 1
+    }
+    for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { weights[Int(byte)] = weights[Int(byte + 32)] }
+    return weights
+}()
 
 // MARK: Hashing (GROUP BY keys)
 

@@ -1,7 +1,7 @@
 /// `file.day`: the date a note's name carries (`2024-01-31 Standup`, `20240131`), as Dataview reads it.
 /// Dataview falls back to a `date` field when the name has none; the query engine applies that fallback.
 public enum FileDay {
-    /// The first `yyyy-MM-dd` in the name, else a name that is `yyyyMMdd` followed by a non-digit or nothing.
+    /// The first valid `yyyy-MM-dd` in the name, else the first valid `yyyyMMdd` (`Standup 20260308`).
     public static func date(inName name: String) -> DataviewDate? {
         let bytes = Array(name.utf8)
         guard bytes.count >= 8 else { return nil }
@@ -16,18 +16,19 @@ public enum FileDay {
             }
             return value
         }
-        var start = 0
-        while start + 10 <= bytes.count {
-            if digit(start - 1) == nil, let year = number(start, 4), bytes[start + 4] == UInt8(ascii: "-"),
-               let month = number(start + 5, 2), bytes[start + 7] == UInt8(ascii: "-"), let day = number(start + 8, 2),
-               digit(start + 10) == nil, DataviewDate.isValid(year: year, month: month, day: day) {
+        // As Dataview's extractDate: the first `yyyy-MM-dd` anywhere in the name, else the first `yyyyMMdd`.
+        for start in 0..<max(0, bytes.count - 9) {
+            if let year = number(start, 4), bytes[start + 4] == UInt8(ascii: "-"), let month = number(start + 5, 2),
+               bytes[start + 7] == UInt8(ascii: "-"), let day = number(start + 8, 2),
+               DataviewDate.isValid(year: year, month: month, day: day) {
                 return DataviewDate(year: year, month: month, day: day)
             }
-            start += 1
         }
-        if let year = number(0, 4), let month = number(4, 2), let day = number(6, 2), digit(8) == nil,
-           DataviewDate.isValid(year: year, month: month, day: day) {
-            return DataviewDate(year: year, month: month, day: day)
+        for start in 0...(bytes.count - 8) {
+            if let year = number(start, 4), let month = number(start + 4, 2), let day = number(start + 6, 2),
+               DataviewDate.isValid(year: year, month: month, day: day) {
+                return DataviewDate(year: year, month: month, day: day)
+            }
         }
         return nil
     }

@@ -144,7 +144,7 @@ final class DataviewPages: @unchecked Sendable {
             file["link"] = .link(DataviewLink(path: base.path))
             file["size"] = base.size.map { .number(Double($0)) } ?? .null
             if let nanoseconds = base.mtimeNanoseconds {
-                let modified = DataviewDate(instant: Date(timeIntervalSince1970: Double(nanoseconds) / 1e9))
+                let modified = DataviewDate(unixMilliseconds: nanoseconds / 1_000_000)
                 file["mtime"] = .date(modified)
                 file["mday"] = .date(modified.startOfDay)
             }

@@ -102,15 +102,18 @@ struct DataviewPlanner {
         switch source {
         case .tag(let name):
             let key = TagSyntax.key(name)
-            return ("f.id IN (SELECT file_id FROM tag WHERE name_key = ? OR name_key LIKE ? ESCAPE '\\')",
-                    [.text(key), .text(IndexStore.escapeLike(key) + "/%")])
+            // Nested tags as an index range: `key/` ≤ name_key < `key0` (`0` follows `/`).
+            return ("f.id IN (SELECT file_id FROM tag WHERE name_key = ? OR (name_key >= ? AND name_key < ?))",
+                    [.text(key), .text(key + "/"), .text(key + "0")])
         case .folder(let path):
             let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
             if trimmed.isEmpty { return ("1", []) }
-            let isFolder = try store.connection.prepare("SELECT 1 FROM file WHERE folder = ? OR folder LIKE ? ESCAPE '\\' LIMIT 1")
-                .bind(.text(trimmed), .text(IndexStore.escapeLike(trimmed) + "/%")).rows { _ in true }.first ?? false
+            // Paths are exact (case-sensitive), as Obsidian looks them up; LIKE would ignore ASCII case.
+            let prefixLength = SQLiteValue.integer(Int64(trimmed.unicodeScalars.count + 1))
+            let isFolder = try store.connection.prepare("SELECT 1 FROM file WHERE folder = ? OR substr(folder, 1, ?) = ? LIMIT 1")
+                .bind(.text(trimmed), prefixLength, .text(trimmed + "/")).rows { _ in true }.first ?? false
             if isFolder {
-                return ("(f.folder = ? OR f.folder LIKE ? ESCAPE '\\')", [.text(trimmed), .text(IndexStore.escapeLike(trimmed) + "/%")])
+                return ("(f.folder = ? OR substr(f.folder, 1, ?) = ?)", [.text(trimmed), prefixLength, .text(trimmed + "/")])
             }
             return ("f.path IN (?, ?)", [.text(trimmed), .text(trimmed + ".md")])
         case .linksTo(let text):
@@ -177,7 +180,8 @@ struct DataviewPlanner {
         // file.* columns: exact.
         if let column = Self.fileColumn(field) {
             switch (column.type, value) {
-            case ("text", .string(let text)) where comparison == .equal || comparison == .notEqual:
+            case ("text", .string(let text)) where (comparison == .equal || comparison == .notEqual) && text.utf8.allSatisfy({ $0 < 0x80 }):
+                // ASCII only: SQL compares bytes, Dataview treats NFC and NFD spellings as equal.
                 return ("\(column.sql) \(symbol) ?", [.text(text)], true)
             case ("number", .number(let number)):
                 return ("\(column.sql) \(symbol) ?", [.real(number)], true)
@@ -206,10 +210,12 @@ struct DataviewPlanner {
         }
         // Inline values are compared as text (`"active"` and `active` alike); numbers may be written
         // many ways (`3.0`), so any page with inline fields passes for them.
-        let inlineCondition = inline.map { _ in "lower(trim(i.value, ' \"')) = ?" } ?? "1"
+        let inlineCondition = inline.map { _ in
+            value.isBoolean ? "lower(trim(i.value)) = ?" : "trim(i.value, ' \"') = ?"
+        } ?? "1"
         return ("(EXISTS (SELECT 1 FROM property p WHERE p.file_id = f.id AND p.value_json = ?)"
                 + " OR EXISTS (SELECT 1 FROM inline_field i WHERE i.file_id = f.id AND \(inlineCondition)))",
-                [.text(json)] + (inline.map { [SQLiteValue.text($0.lowercased())] } ?? []), false)
+                [.text(json)] + (inline.map { [SQLiteValue.text($0)] } ?? []), false)
     }
 
     /// `startswith(file.path, "Projects/")` and the like: exact.
@@ -236,7 +242,7 @@ struct DataviewPlanner {
     /// Sort keys SQL orders exactly as Dataview would: numbers, and text under the `dataview` collation.
     static func sortColumn(_ expression: DataviewExpression) -> String? {
         guard let column = fileColumn(expression) else {
-            if case .member(.variable("file"), "mtime") = expression { return "f.mtime_ns" }
+            if case .member(.variable("file"), "mtime") = expression { return "f.mtime_ns / 1000000" }  // Dataview compares milliseconds
             return nil
         }
         return column.type == "text" ? "\(column.sql) COLLATE dataview" : column.sql
@@ -301,5 +307,12 @@ struct DataviewPlanner {
         case .lambda(let parameters, let body): return "(" + parameters.joined(separator: ", ") + ") => " + describe(body)
         case .link(let text, let isEmbed): return (isEmbed ? "!" : "") + "[[" + text + "]]"
         }
+    }
+}
+
+private extension DataviewValue {
+    var isBoolean: Bool {
+        if case .boolean = self { return true }
+        return false
     }
 }

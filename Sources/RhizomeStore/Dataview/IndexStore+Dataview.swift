@@ -232,17 +232,24 @@ struct DataviewRun {
     static func tasks(of rows: [Row]) -> [DataviewResult.Task] {
         var inResult: [String: Int] = [:]  // "path:line" → depth
         var tasks: [DataviewResult.Task] = []
-        for row in rows {
-            guard case .string(let path)? = row.data["path"], case .number(let line)? = row.data["line"] else { continue }
+        // After GROUP BY the rows are groups: their tasks, group by group.
+        let taskRows = rows.flatMap { row -> [DataviewObject] in
+            if row.data["path"] == nil, case .list(let members)? = row.data["rows"] {
+                return members.compactMap { if case .object(let task) = $0 { task } else { nil } }
+            }
+            return [row.data]
+        }
+        for data in taskRows {
+            guard case .string(let path)? = data["path"], case .number(let line)? = data["line"] else { continue }
             var depth = 0
-            if case .number(let parent)? = row.data["parent"], let parentDepth = inResult["\(path):\(Int(parent))"] {
+            if case .number(let parent)? = data["parent"], let parentDepth = inResult["\(path):\(Int(parent))"] {
                 depth = parentDepth + 1
             }
             inResult["\(path):\(Int(line))"] = depth
             let status: String
-            if case .string(let given)? = row.data["status"] { status = given } else { status = " " }
+            if case .string(let given)? = data["status"] { status = given } else { status = " " }
             let text: String
-            if case .string(let given)? = row.data["text"] { text = given } else { text = "" }
+            if case .string(let given)? = data["text"] { text = given } else { text = "" }
             tasks.append(.init(path: path, line: Int(line) + 1, status: status, text: text, depth: depth))
         }
         return tasks
