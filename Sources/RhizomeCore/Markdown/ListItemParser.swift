@@ -163,6 +163,12 @@ struct ListStructureTracker {
     private var needsIndent = false
 
     mutating func advance(_ shape: ListLineShape, line: Int) -> ListLineOwner? {
+        // Most lines of most notes: no list open, and this line starts none.
+        if open.isEmpty && shape.itemContentColumn == nil {
+            quoteDepth = shape.quoteDepth
+            needsIndent = shape.isBlank
+            return nil
+        }
         if shape.isBlank {
             if shape.quoteDepth < quoteDepth { open.removeAll() }  // the quote ended
             needsIndent = true
@@ -203,6 +209,7 @@ struct ListStructureTracker {
         return open.last.map(owner)
     }
 
+    @inline(__always)
     private mutating func closeItems(notReaching indent: Int) {
         while let top = open.last, top.contentColumn > indent { open.removeLast() }
     }

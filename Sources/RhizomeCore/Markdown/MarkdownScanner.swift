@@ -43,9 +43,10 @@ public enum MarkdownScanner {
     static func scanListStructure(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) -> (MarkdownContent, [ListLineRecord]) {
         var scanner = Scanner(bytes: bytes)
         scanner.includesTaskFields = true
-        scanner.listLines = []
+        scanner.recordsListLines = true
+        scanner.tracksLists = true
         scanner.run(firstLine: firstLine)
-        return (scanner.content, scanner.listLines ?? [])
+        return (scanner.content, scanner.listLines)
     }
 
     /// Scans one inline fragment (a frontmatter value, a canvas text node) for links and tags only.
@@ -101,12 +102,16 @@ private struct Scanner {
 
     /// Open list items from line to line: which lines belong to a task.
     var lists = ListStructureTracker()
+    /// Whether `lists` follows the lines. For the page's fields it only has to from the first task on:
+    /// before it no line can be a task's, and ancestors it misses there are not tasks either.
+    var tracksLists = false
     /// The item the lines of the open fence belong to, if any.
     var fenceOwner: ListLineOwner? = nil
     /// Also the fields of tasks (for `ListItemParser`); the index keeps the page's only.
     var includesTaskFields = false
     /// The lines that belong to list items, when asked for (`ListItemParser`).
-    var listLines: [ListLineRecord]? = nil
+    var recordsListLines = false
+    var listLines: [ListLineRecord] = []
     /// Inline code spans and HTML comments of the current line, in order, while a line that may hold
     /// inline fields is scanned.
     var hiddenRanges: [(start: Int, end: Int)] = []
@@ -139,13 +144,15 @@ private struct Scanner {
 
             if let open = fence {
                 if isClosingFence(start, contentEnd, open) { fence = nil }
-                if let owner = fenceOwner { recordListLine(start, contentEnd, line: line, owner: owner) }
+                if recordsListLines, let owner = fenceOwner { recordListLine(start, contentEnd, line: line, owner: owner) }
                 previousLineWasParagraph = false
             } else if !inHTMLComment, let open = openingFence(start, contentEnd) {
                 fence = open
-                let prefix = linePrefix(start, contentEnd)
-                fenceOwner = lists.openFence(ListLineShape(quoteDepth: prefix.quoteDepth, indent: prefix.indent, isBlank: false))
-                if let owner = fenceOwner { recordListLine(start, contentEnd, line: line, owner: owner) }
+                if tracksLists {
+                    let prefix = linePrefix(start, contentEnd)
+                    fenceOwner = lists.openFence(ListLineShape(quoteDepth: prefix.quoteDepth, indent: prefix.indent, isBlank: false))
+                    if recordsListLines, let owner = fenceOwner { recordListLine(start, contentEnd, line: line, owner: owner) }
+                }
                 previousLineWasParagraph = false
             } else {
                 let wasInComment = inHTMLComment
@@ -172,11 +179,10 @@ private struct Scanner {
         // Where the line's own text starts: after quote markers, and after the marker and checkbox of an item.
         var textStart = prefix.textStart
         var symbolEnd = textStart
-        var status: String? = nil
         if !wasInComment {
             let indent = skipSpaces(start, end)
             if indent == end {
-                _ = lists.advance(shape, line: line)
+                if tracksLists { _ = lists.advance(shape, line: line) }
                 return false
             }
             if let (level, textStart, textEnd) = atxHeading(start, end) {
@@ -188,29 +194,35 @@ private struct Scanner {
                 let textEnd = trimTrailingSpaces(textStart, previousLine.end)
                 content.headings.append(Heading(level: level, text: text(textStart, textEnd), line: line - 1))
                 shape.isBlockBreak = true
-                _ = lists.advance(shape, line: line)
+                if tracksLists { _ = lists.advance(shape, line: line) }
                 return false
             }
             let body = prefix.textStart
-            if isThematicBreak(body, end) {
-                shape.isBlockBreak = true
-            } else if let itemStart = listMarkerEnd(body, end) {
-                symbolEnd = itemStart - 1
-                shape.itemContentColumn = itemContentColumn(indent: prefix.indent, markerStart: body, markerEnd: symbolEnd, end: end)
+            if let itemStart = listMarkerEnd(body, end) {
                 textStart = skipSpaces(itemStart, end)
                 if let (task, taskTextStart) = task(itemStart, end, line: line) {
                     content.tasks.append(task)
                     shape.isTask = true
                     textStart = taskTextStart
-                    status = task.status
+                    tracksLists = true
                 }
+                if !tracksLists {
+                    // No task so far: nothing to tell apart yet (see `tracksLists`).
+                } else if isThematicBreak(body, end) {
+                    shape.isBlockBreak = true  // `- - -`, `* * *`
+                } else {
+                    symbolEnd = itemStart - 1
+                    shape.itemContentColumn = itemContentColumn(indent: prefix.indent, markerStart: body, markerEnd: symbolEnd, end: end)
+                }
+            } else if tracksLists, isThematicBreak(body, end) {
+                shape.isBlockBreak = true
             }
             if shape.isTask || isListItemOrQuote(start, end) || bytes[indent] == pipe {
                 isParagraph = false
             }
             blockID(start, end, line: line)
         }
-        let owner = lists.advance(shape, line: line)
+        let owner = tracksLists ? lists.advance(shape, line: line) : nil
         // As in Dataview, a task's fields are the task's, not the page's.
         let isTaskLine = owner?.isTask ?? false
         if (includesTaskFields || !isTaskLine) && mayHoldInlineField(textStart, end) {
@@ -222,7 +234,8 @@ private struct Scanner {
         } else {
             scanInline(start, end, line: line)
         }
-        if let owner {
+        if recordsListLines, let owner {
+            let status = shape.isTask ? content.tasks.last?.status : nil
             recordListLine(start, end, line: line, owner: owner, textStart: textStart, symbolEnd: symbolEnd, status: status)
         }
         return isParagraph
@@ -260,6 +273,7 @@ private struct Scanner {
     }
 
     /// `---`, `***`, `___` (three or more, spaces allowed between): not a list item, and it ends a list.
+    @inline(__always)
     func isThematicBreak(_ index: Int, _ end: Int) -> Bool {
         guard index < end, bytes[index] == dash || bytes[index] == star || bytes[index] == underscore else { return false }
         let marker = bytes[index]
@@ -274,15 +288,13 @@ private struct Scanner {
         return count >= 3
     }
 
-    /// Keeps a line of a list item for `ListItemParser` (when it asked for them).
+    /// Keeps a line of a list item for `ListItemParser`.
     mutating func recordListLine(
         _ start: Int, _ end: Int, line: Int, owner: ListLineOwner, textStart: Int? = nil, symbolEnd: Int? = nil, status: String? = nil
     ) {
-        guard listLines != nil else { return }
         let from = textStart ?? linePrefix(start, end).textStart
         let symbol = owner.startsItem ? text(linePrefix(start, end).textStart, symbolEnd ?? from) : ""
-        let record = ListLineRecord(line: line, owner: owner, text: text(from, trimTrailingSpaces(from, end)), symbol: symbol, status: status)
-        listLines?.append(record)
+        listLines.append(ListLineRecord(line: line, owner: owner, text: text(from, trimTrailingSpaces(from, end)), symbol: symbol, status: status))
     }
 
     func skipSpaces(_ start: Int, _ end: Int) -> Int {
