@@ -135,8 +135,10 @@ private struct Scanner {
         var previousLine = (start: 0, end: 0)
         while start < count || (start == count && count == 0) {
             if count == 0 { break }
-            var end = start
-            while end < count, bytes[end] != newline { end += 1 }
+            var end = count
+            if let base = bytes.baseAddress, let found = memchr(base + start, Int32(newline), count - start) {
+                end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            }
             let next = end + 1
             var contentEnd = end
             if contentEnd > start, bytes[contentEnd - 1] == carriageReturn { contentEnd -= 1 }
