@@ -160,7 +160,8 @@ struct VaultTools: Sendable {
                        One read-only SQLite statement over the index's documented views: files(id, path, name, folder, extension, kind, size, modified, content_hash, real_path), \
                        notes(id, path, name, folder, size, modified, frontmatter JSON), links(source, target, link_path, subpath, display, kind, property_key, line, column, resolved, reference), \
                        note_types(path, declared_type, type, id), tags(path, tag, tag_lower, source, line, column), headings(path, level, text, line), blocks(path, block_id, line), \
-                       tasks(path, status, text, line, done), aliases(path, alias), properties(path, key, type, value JSON, line, column), findings(path, code, severity, message, line, column, fix), \
+                       tasks(path, status, text, line, done), aliases(path, alias), properties(path, key, type, value JSON, line, column), inline_fields(path, key, field_key, value, syntax, line, column), \
+                       findings(path, code, severity, message, line, column, fix), \
                        and note_fts (FTS5: title, body; rowid = files.id). Statements that write, ATTACH and queries running over 5 s are refused. Returns columns and rows.
                        """,
                        properties: ["sql": string("One SELECT (or WITH … SELECT) statement."), "limit": limit(default: 100, maximum: 5_000, what: "rows")],

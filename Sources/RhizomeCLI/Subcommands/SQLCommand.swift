@@ -6,7 +6,7 @@ struct SQLCommand: RhizomeSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "sql",
         abstract: "Run a read-only SQL query over the index's documented views.",
-        discussion: "Views: files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings (and the FTS5 table note_fts). See the README for their columns. Statements that write are refused.")
+        discussion: "Views: files, notes, links, tags, headings, blocks, tasks, aliases, properties, inline_fields, findings (and the FTS5 table note_fts). See the README for their columns. Statements that write are refused.")
 
     @OptionGroup var global: GlobalOptions
 
