@@ -11,18 +11,8 @@ private let now = DataviewDate(year: 2024, month: 1, day: 31, hour: 10, minute: 
 
 /// `[[path#subpath|display]]` to a link to `path.md` (a path with an extension is kept as it is).
 private let resolve: @Sendable (String) -> DataviewLink = { text in
-    var rest = Substring(text)
-    var display: String?
-    var subpath: String?
-    if let bar = rest.firstIndex(of: "|") {
-        display = String(rest[rest.index(after: bar)...])
-        rest = rest[..<bar]
-    }
-    if let hash = rest.firstIndex(of: "#") {
-        subpath = String(rest[rest.index(after: hash)...])
-        rest = rest[..<hash]
-    }
-    let path = rest.isEmpty ? "Here.md" : (rest.contains(".") ? String(rest) : rest + ".md")
+    let (rest, subpath, display) = DataviewLink.parts(of: text)
+    let path = rest.isEmpty ? "Here.md" : (rest.contains(".") ? rest : rest + ".md")
     return DataviewLink(path: path, subpath: subpath, display: display)
 }
 

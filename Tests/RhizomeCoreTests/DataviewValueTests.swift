@@ -12,18 +12,8 @@ private func duration(_ text: String) -> DataviewDuration? { DataviewDuration.pa
 
 /// `[[path#subpath|display]]` to a link to `path` as written, subpath and display split off.
 private func resolve(_ text: String) -> DataviewLink {
-    var rest = Substring(text)
-    var display: String?
-    var subpath: String?
-    if let bar = rest.firstIndex(of: "|") {
-        display = String(rest[rest.index(after: bar)...])
-        rest = rest[..<bar]
-    }
-    if let hash = rest.firstIndex(of: "#") {
-        subpath = String(rest[rest.index(after: hash)...])
-        rest = rest[..<hash]
-    }
-    return DataviewLink(path: String(rest), subpath: subpath, display: display)
+    let (path, subpath, display) = DataviewLink.parts(of: text)
+    return DataviewLink(path: path, subpath: subpath, display: display)
 }
 
 private func inline(_ text: String) -> String { literalText(DataviewFieldValue.inline(text, resolveLink: resolve)) }

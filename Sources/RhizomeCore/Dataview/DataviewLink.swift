@@ -16,6 +16,22 @@ public struct DataviewLink: Sendable, Hashable {
         self.isEmbed = isEmbed
     }
 
+    /// The text inside `[[…]]` split into its path, `#subpath` and `|display` (the path as written, untrimmed).
+    public static func parts(of linkText: String) -> (path: String, subpath: String?, display: String?) {
+        var path = Substring(linkText)
+        var display: String? = nil
+        if let bar = path.firstIndex(of: "|") {
+            display = String(path[path.index(after: bar)...])
+            path = path[..<bar]
+        }
+        var subpath: String? = nil
+        if let hash = path.firstIndex(of: "#") {
+            subpath = String(path[path.index(after: hash)...])
+            path = path[..<hash]
+        }
+        return (String(path), subpath, display)
+    }
+
     /// The file name without folder and `.md` extension (what Obsidian shows for a bare link).
     public var fileName: String {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path

@@ -34,21 +34,10 @@ final class DataviewPages: @unchecked Sendable {
 
     /// Resolves link text (`Note`, `Folder/Note#Heading|shown`) as Obsidian would from `sourcePath`.
     func link(_ text: String, from sourcePath: String) -> DataviewLink {
-        var target = text
-        var display: String? = nil
-        if let bar = text.firstIndex(of: "|") {
-            target = String(text[..<bar])
-            display = String(text[text.index(after: bar)...])
-        }
-        var subpath: String? = nil
-        if let hash = target.firstIndex(of: "#") {
-            subpath = String(target[target.index(after: hash)...])
-            target = String(target[..<hash])
-        }
-        target = target.trimmingSpaces
+        let (path, subpath, display) = DataviewLink.parts(of: text)
+        let target = path.trimmingSpaces
         if target.isEmpty { return DataviewLink(path: sourcePath, subpath: subpath, display: display) }
-        let path = resolvedPath(of: target, from: sourcePath) ?? target
-        return DataviewLink(path: path, subpath: subpath, display: display)
+        return DataviewLink(path: resolvedPath(of: target, from: sourcePath) ?? target, subpath: subpath, display: display)
     }
 
     func resolvedPath(of linkPath: String, from sourcePath: String) -> String? {

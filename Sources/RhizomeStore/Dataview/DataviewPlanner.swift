@@ -144,8 +144,7 @@ struct DataviewPlanner {
 
     /// `[[]]` and `[[#…]]` are the note the query runs in; otherwise the link resolved from it.
     private func linkTarget(_ text: String) throws -> (path: String, id: Int64?) {
-        let path = String(text.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)[0])
-        let withoutSubpath = String(path.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingSpaces
+        let withoutSubpath = DataviewLink.parts(of: text).path.trimmingSpaces
         if withoutSubpath.isEmpty {
             guard let origin else {
                 throw DataviewError.evaluation(message: "[[]] means the note the query runs in; run the query with --note NOTE")
