@@ -5,19 +5,19 @@ import Foundation
 /// Types, their order when values of different types are compared, and truthiness follow Dataview
 /// (`src/data-model/value.ts`): `null` sorts first, values of different types order by type name, strings
 /// collate as `localeCompare` does in the root locale (`a < A < b`), lists compare element-wise.
-public indirect enum DataviewValue: Sendable {
+public enum DataviewValue: Sendable {
     case null
     case boolean(Bool)
     case number(Double)
     case string(String)
-    case date(DataviewDate)
-    case duration(DataviewDuration)
-    case link(DataviewLink)
+    indirect case date(DataviewDate)
+    indirect case duration(DataviewDuration)
+    indirect case link(DataviewLink)
     case list([DataviewValue])
     /// Keys in insertion order (as written in frontmatter), looked up by exact key.
     case object(DataviewObject)
     /// A lambda `(x) => …` (only as an argument to `map`, `filter`, `any`, `all`, `sort`).
-    case function(DataviewLambda)
+    indirect case function(DataviewLambda)
 
     /// Dataview's type names (`typeof`).
     public var typeName: String {
@@ -69,14 +69,16 @@ public indirect enum DataviewValue: Sendable {
 
 /// An ordered map: the keys of a frontmatter object or `{a: 1}` literal, in order.
 public struct DataviewObject: Sendable {
-    public private(set) var keys: [String] = []
-    private var storage: [String: DataviewValue] = [:]
+    /// Entries in insertion order. Pages and rows have a few dozen keys at most, so a lookup scans them
+    /// (no hashing, one allocation per object); past `indexThreshold` keys a dictionary index is kept too.
+    private var entries: [(key: String, value: DataviewValue)] = []
+    private var index: [String: Int]? = nil
+    private static let indexThreshold = 24
 
     public init() {}
 
     public init(capacity: Int) {
-        keys.reserveCapacity(capacity)
-        storage.reserveCapacity(capacity)
+        entries.reserveCapacity(capacity)
     }
 
     public init(_ pairs: [(String, DataviewValue)]) {
@@ -84,20 +86,38 @@ public struct DataviewObject: Sendable {
     }
 
     public subscript(key: String) -> DataviewValue? {
-        get { storage[key] }
+        get { position(of: key).map { entries[$0].value } }
         set {
             if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+                if let position = position(of: key) {
+                    entries[position].value = newValue
+                } else {
+                    entries.append((key, newValue))
+                    if index != nil {
+                        index![key] = entries.count - 1
+                    } else if entries.count > Self.indexThreshold {
+                        index = Dictionary(entries.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+                    }
+                }
+            } else if let position = position(of: key) {
+                entries.remove(at: position)
+                if index != nil {
+                    index = Dictionary(entries.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+                }
             }
         }
     }
 
-    public var isEmpty: Bool { keys.isEmpty }
-    public var count: Int { keys.count }
-    public var pairs: [(key: String, value: DataviewValue)] { keys.map { ($0, storage[$0]!) } }
-    public var values: [DataviewValue] { keys.map { storage[$0]! } }
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+    public var keys: [String] { entries.map(\.key) }
+    public var pairs: [(key: String, value: DataviewValue)] { entries }
+    public var values: [DataviewValue] { entries.map(\.value) }
+
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return entries.firstIndex { $0.key == key }
+    }
 }
 
 /// A lambda value: parameter names and a body evaluated with them bound.
