@@ -13,6 +13,61 @@ enum DataviewJSON {
         }
     }
 
+    /// Parses a document whose top level is an object, skipping without building them the values of keys
+    /// `keys` refuses. Other documents parse whole.
+    static func parse(_ text: String, keys: inout KeyMemo) -> DataviewValue? {
+        var copy = text
+        return copy.withUTF8 { bytes in
+            var reader = Reader(bytes: bytes)
+            let value = reader.object(keys: &keys)
+            reader.skipSpace()
+            return reader.index == bytes.count ? value : nil
+        }
+    }
+
+    /// Which top-level keys to keep, decided once per distinct key and then looked up by the key's bytes:
+    /// a vault's notes share a few dozen keys, and a skipped key never becomes a string.
+    struct KeyMemo {
+        private struct Slot {
+            var hash: UInt64
+            var bytes: [UInt8]
+            var keep: Bool
+        }
+
+        private let decide: (String) -> Bool
+        private var slots: [Slot?] = Array(repeating: nil, count: 64)
+        private var used = 0
+
+        init(decide: @escaping (String) -> Bool) { self.decide = decide }
+
+        mutating func keeps(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+            for byte in key { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            let mask = slots.count - 1
+            var position = Int(truncatingIfNeeded: hash) & mask
+            while let slot = slots[position] {
+                if slot.hash == hash && slot.bytes.elementsEqual(key) { return slot.keep }
+                position = (position + 1) & mask
+            }
+            let keep = decide(String(decoding: key, as: UTF8.self))
+            slots[position] = Slot(hash: hash, bytes: Array(key), keep: keep)
+            used += 1
+            if used * 2 > slots.count { grow() }
+            return keep
+        }
+
+        private mutating func grow() {
+            let old = slots
+            slots = Array(repeating: nil, count: old.count * 2)
+            let mask = slots.count - 1
+            for case let slot? in old {
+                var position = Int(truncatingIfNeeded: slot.hash) & mask
+                while slots[position] != nil { position = (position + 1) & mask }
+                slots[position] = slot
+            }
+        }
+    }
+
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
@@ -69,6 +124,93 @@ enum DataviewJSON {
                 guard index > start else { return nil }
                 return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)).map(DataviewValue.number)
             }
+        }
+
+        mutating func object(keys: inout KeyMemo) -> DataviewValue? {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return value() }
+            index += 1
+            var object = DataviewObject()
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            while true {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+                // A key without escapes is decided on its bytes; one with escapes is decoded first.
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+                guard end < bytes.count else { return nil }
+                let key: String?
+                if bytes[end] == UInt8(ascii: "\"") {
+                    let raw = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+                    index = end + 1
+                    key = keys.keeps(raw) ? String(decoding: raw, as: UTF8.self) : nil
+                } else {
+                    guard let decoded = string() else { return nil }
+                    var utf8 = decoded
+                    key = utf8.withUTF8 { keys.keeps($0) } ? decoded : nil
+                }
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                if let key {
+                    guard let item = value() else { return nil }
+                    object[key] = item
+                } else {
+                    guard skipValue() else { return nil }
+                }
+                skipSpace()
+                guard index < bytes.count else { return nil }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+                return nil
+            }
+        }
+
+        /// Moves past one value without building it (its syntax is checked only as far as nesting goes).
+        mutating func skipValue() -> Bool {
+            skipSpace()
+            guard index < bytes.count else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                return skipString()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "\"") {
+                        guard skipString() else { return false }
+                        continue
+                    }
+                    index += 1
+                    if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                        depth += 1
+                    } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                        depth -= 1
+                        if depth == 0 { return true }
+                    }
+                }
+                return false
+            default:
+                let start = index
+                while index < bytes.count, !Self.endsScalar(bytes[index]) { index += 1 }
+                return index > start
+            }
+        }
+
+        mutating func skipString() -> Bool {
+            index += 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += byte == UInt8(ascii: "\\") ? 2 : 1
+                if byte == UInt8(ascii: "\"") { return true }
+            }
+            return false
+        }
+
+        static func endsScalar(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x0A
+                || byte == 0x0D || byte == 0x09
         }
 
         mutating func literal(_ word: StaticString, _ value: DataviewValue) -> DataviewValue? {

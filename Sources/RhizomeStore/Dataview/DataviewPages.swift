@@ -6,24 +6,11 @@ import RhizomeCore
 /// only the members it uses. `file.lists`, `file.tasks` and `file.ctime` come from the note files
 /// themselves (the index does not keep list structure or creation times).
 final class DataviewPages: @unchecked Sendable {
-    /// What a query needs of each page.
-    struct Needs {
-        var fields: Bool
-        /// `file.*` members needed; nil means all of them.
-        var fileMembers: Set<String>?
-
-        static let everything = Needs(fields: true, fileMembers: nil)
-
-        func wants(_ member: String) -> Bool { fileMembers?.contains(member) ?? true }
-    }
-
     let store: IndexStore
     let vaultPath: String?
     private let lock = NSLock()
-    private var resolver: LinkResolver<Int64>?
+    private var links: DataviewLinkTable?
     private var pageCache: [String: DataviewObject?] = [:]
-    private var canonicalKeys: [String: String] = [:]
-    private var resolvedLinks: [String: String?] = [:]
 
     init(store: IndexStore) throws {
         self.store = store
@@ -42,22 +29,10 @@ final class DataviewPages: @unchecked Sendable {
 
     func resolvedPath(of linkPath: String, from sourcePath: String) -> String? {
         lock.lock()
-        defer { lock.unlock() }
-        // The answer depends on the link and the source's folder only.
-        let folder = sourcePath.lastIndex(of: "/").map { String(sourcePath[..<$0]) } ?? ""
-        let cacheKey = folder + "\u{0}" + linkPath
-        if let cached = resolvedLinks[cacheKey] { return cached }
-        if resolver == nil { resolver = store.cachedResolver() }
-        let path = resolver!.resolve(linkPath: UnicodeNormalization.nfc(linkPath), from: sourcePath)?.path
-        resolvedLinks[cacheKey] = path
-        return path
-    }
-
-    private func canonicalKey(_ key: String) -> String {
-        if let known = canonicalKeys[key] { return known }
-        let canonical = DataviewKey.canonicalKey(key)
-        canonicalKeys[key] = canonical
-        return canonical
+        if links == nil { links = store.cachedLinkTable() }
+        let links = links!
+        lock.unlock()
+        return links.resolvedPath(of: linkPath, from: sourcePath)
     }
 
     func fileID(ofPath path: String) -> Int64? {
@@ -79,17 +54,30 @@ final class DataviewPages: @unchecked Sendable {
     // MARK: Pages
 
     /// The pages of `ids`, in that order.
-    func pages(ids: [Int64], needs: Needs) throws -> [DataviewObject] {
+    func pages(ids: [Int64], needs: DataviewNeeds) throws -> [DataviewObject] {
         guard !ids.isEmpty else { return [] }
         let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let inIDs = "IN (SELECT value FROM json_each(?))"
         var bases: [Int64: Base] = [:]
-        let columns = "id, path, name, folder, extension, size, mtime_ns" + (needs.fields || needs.wants("frontmatter") || needs.wants("day") ? ", frontmatter_json" : "")
-        let base = try store.connection.prepare("SELECT \(columns) FROM file WHERE id \(inIDs)").bind(.text(idList))
+        // Text columns only when needed: reading them is most of this statement's time.
+        let wantsName = needs.wants("name") || needs.wants("day"), wantsFolder = needs.wants("folder"), wantsExt = needs.wants("ext")
+        let wantsJSON = needs.fields || needs.wants("frontmatter") || needs.wants("day")
+        let columns = "id, path, size, mtime_ns" + (wantsName ? ", name" : ", NULL") + (wantsFolder ? ", folder" : ", NULL")
+            + (wantsExt ? ", extension" : ", NULL") + (wantsJSON ? ", frontmatter_json" : ", NULL")
+        // Many candidates close together (a query over most of the vault) are read by a range scan
+        // that skips the others: cheaper than looking each one up.
+        let lowest = ids.min()!, highest = ids.max()!
+        let scansRange = ids.count >= 256 && Int64(ids.count) * 2 >= highest - lowest + 1
+        let candidates = scansRange ? Set(ids) : []
+        bases.reserveCapacity(ids.count)
+        let base = try scansRange
+            ? store.connection.prepare("SELECT \(columns) FROM file WHERE id BETWEEN ? AND ?").bind([.integer(lowest), .integer(highest)])
+            : store.connection.prepare("SELECT \(columns) FROM file WHERE id \(inIDs)").bind(.text(idList))
         while try base.step() {
+            if scansRange && !candidates.contains(base.int(0)) { continue }
             bases[base.int(0)] = Base(
-                path: base.text(1), name: base.text(2), folder: base.text(3), ext: base.text(4), size: base.optionalInt(5),
-                mtimeNanoseconds: base.optionalInt(6), frontmatterJSON: base.columnCount > 7 ? base.optionalText(7) : nil)
+                path: base.text(1), name: base.optionalText(4) ?? "", folder: base.optionalText(5) ?? "", ext: base.optionalText(6) ?? "",
+                size: base.optionalInt(2), mtimeNanoseconds: base.optionalInt(3), frontmatterJSON: base.optionalText(7))
         }
         base.reset()
 
@@ -117,56 +105,124 @@ final class DataviewPages: @unchecked Sendable {
             WHERE l.target_id \(inIDs) AND l.via_reference = 0 AND s.kind = 'note' ORDER BY l.target_id, s.path
             """, idList) : [:]
 
+        let wanted = Wanted(needs)
+        let parsesWhole = needs.wants("frontmatter") || needs.fieldNames == nil
+        let tables = Tables(bases: bases, inlineFields: inlineFields, tags: tags, aliases: aliases, outlinks: outlinks, inlinks: inlinks)
+        // Large sets are built on every core: a page takes a couple of microseconds.
+        let workers = ids.count >= 2_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) : 1
+        let chunkSize = (ids.count + workers - 1) / workers
+        let chunks = stride(from: 0, to: ids.count, by: chunkSize).map { Array(ids[$0..<min($0 + chunkSize, ids.count)]) }
+        return Indexer.parallelMap(chunks, workers: workers) { chunk in
+            self.build(chunk, tables: tables, needs: needs, wanted: wanted, parsesWhole: parsesWhole)
+        }.flatMap { $0 }
+    }
+
+    /// What the bulk queries read, by file id.
+    private struct Tables: Sendable {
+        var bases: [Int64: Base]
+        var inlineFields: [Int64: [(key: String, value: String)]]
+        var tags, aliases, outlinks, inlinks: [Int64: [String]]
+    }
+
+    /// The pages of `ids` from `tables`. Each call keeps its own caches, so calls can run on several threads.
+    private func build(_ ids: [Int64], tables: Tables, needs: DataviewNeeds, wanted: Wanted, parsesWhole: Bool) -> [DataviewObject] {
+        var canonicalKeys: [String: String] = [:]
+        let canonicalKey = { (key: String) -> String in
+            if let known = canonicalKeys[key] { return known }
+            let canonical = DataviewKey.canonicalKey(key)
+            canonicalKeys[key] = canonical
+            return canonical
+        }
+        let wantsField = { (key: String) in needs.wantsField(key, canonical: canonicalKey(key)) }
+        var frontmatterKeys = DataviewJSON.KeyMemo(decide: wantsField)
         return ids.compactMap { id -> DataviewObject? in
-            guard let base = bases[id] else { return nil }
+            guard let base = tables.bases[id] else { return nil }
             var page = DataviewObject(capacity: 24)
             var rawFrontmatter: DataviewValue = .object(DataviewObject())
-            if let json = base.frontmatterJSON, let parsed = DataviewJSON.parse(json) { rawFrontmatter = parsed }
-            if needs.fields || needs.wants("day") {
-                addFields(to: &page, frontmatter: rawFrontmatter, inline: inlineFields[id] ?? [], path: base.path)
+            if let json = base.frontmatterJSON {
+                // Values of keys the query cannot read are skipped unparsed, unless it shows file.frontmatter.
+                let parsed = parsesWhole ? DataviewJSON.parse(json) : DataviewJSON.parse(json, keys: &frontmatterKeys)
+                if let parsed { rawFrontmatter = parsed }
             }
-            var file = DataviewObject(capacity: 20)
-            file["name"] = .string(base.name)
-            file["folder"] = .string(base.folder)
-            file["path"] = .string(base.path)
-            file["ext"] = .string(base.ext)
+            if wanted.fields {
+                var inline = tables.inlineFields[id] ?? []
+                if needs.fieldNames != nil { inline.removeAll { !wantsField($0.key) } }
+                addFields(
+                    to: &page, frontmatter: rawFrontmatter, inline: inline, path: base.path,
+                    wantsField: parsesWhole && needs.fieldNames != nil ? wantsField : nil, canonicalKey: canonicalKey)
+            }
+            // Only the members the query names (they are many, and dates cost an allocation each).
+            var file = DataviewObject(capacity: needs.fileMembers == nil ? 20 : 8)
+            if wanted.name { file["name"] = .string(base.name) }
+            if wanted.folder { file["folder"] = .string(base.folder) }
+            if wanted.path { file["path"] = .string(base.path) }
+            if wanted.ext { file["ext"] = .string(base.ext) }
             file["link"] = .link(DataviewLink(path: base.path))
-            file["size"] = base.size.map { .number(Double($0)) } ?? .null
-            if let nanoseconds = base.mtimeNanoseconds {
-                let modified = DataviewDate(unixMilliseconds: nanoseconds / 1_000_000)
-                file["mtime"] = .date(modified)
-                file["mday"] = .date(modified.startOfDay)
+            if wanted.size { file["size"] = base.size.map { .number(Double($0)) } ?? .null }
+            // The local time zone's offset takes a lock: only for the dates asked for.
+            let modified = wanted.mtime || wanted.mday || wanted.ctime || wanted.cday
+                ? base.mtimeNanoseconds.map { DataviewDate(unixMilliseconds: $0 / 1_000_000) } : nil
+            if wanted.mtime { file["mtime"] = modified.map(DataviewValue.date) }
+            if wanted.mday { file["mday"] = modified.map { .date($0.startOfDay) } }
+            if wanted.ctime || wanted.cday {
+                let created = creationDate(of: base.path).map { DataviewDate(instant: $0) } ?? modified
+                file["ctime"] = created.map(DataviewValue.date)
+                file["cday"] = created.map { .date($0.startOfDay) }
             }
-            if needs.wants("ctime") || needs.wants("cday") {
-                let created = creationDate(of: base.path).map { DataviewDate(instant: $0) }
-                file["ctime"] = created.map(DataviewValue.date) ?? file["mtime"]
-                file["cday"] = created.map { .date($0.startOfDay) } ?? file["mday"]
-            }
-            if needs.wants("tags") || needs.wants("etags") {
-                let exact = unique(tags[id] ?? []).map { "#" + $0 }
+            if wanted.tags || wanted.etags {
+                let exact = unique(tables.tags[id] ?? []).map { "#" + $0 }
                 file["etags"] = .list(exact.map(DataviewValue.string))
                 file["tags"] = .list(unique(exact.flatMap(Self.tagWithParents)).map(DataviewValue.string))
             }
-            if needs.wants("aliases") { file["aliases"] = .list((aliases[id] ?? []).map(DataviewValue.string)) }
-            if needs.wants("outlinks") { file["outlinks"] = .list(unique(outlinks[id] ?? []).map { .link(DataviewLink(path: $0)) }) }
-            if needs.wants("inlinks") { file["inlinks"] = .list(unique(inlinks[id] ?? []).map { .link(DataviewLink(path: $0)) }) }
-            if needs.wants("frontmatter") { file["frontmatter"] = rawFrontmatter }
-            if needs.wants("day") {
+            if wanted.aliases { file["aliases"] = .list((tables.aliases[id] ?? []).map(DataviewValue.string)) }
+            if wanted.outlinks { file["outlinks"] = .list(unique(tables.outlinks[id] ?? []).map { .link(DataviewLink(path: $0)) }) }
+            if wanted.inlinks { file["inlinks"] = .list(unique(tables.inlinks[id] ?? []).map { .link(DataviewLink(path: $0)) }) }
+            if wanted.frontmatter { file["frontmatter"] = rawFrontmatter }
+            if wanted.day {
                 file["day"] = dayField(of: page).map(DataviewValue.date)
                     ?? FileDay.date(inName: base.name).map(DataviewValue.date) ?? .null
             }
-            if needs.wants("lists") || needs.wants("tasks") {
+            if wanted.lists || wanted.tasks {
                 let items = listItems(of: base.path)
                 file["lists"] = .list(items)
                 file["tasks"] = .list(items.filter { if case .object(let item) = $0 { item["task"] == .boolean(true) } else { false } })
             }
-            file["starred"] = .boolean(false)
+            if wanted.starred { file["starred"] = .boolean(false) }
             page["file"] = .object(file)
             return page
         }
     }
 
     // MARK: Fields
+
+    /// What `DataviewNeeds` asks of every page, decided once per query instead of once per page.
+    private struct Wanted {
+        let fields, name, folder, path, ext, size, mtime, mday, ctime, cday, tags, etags, aliases, outlinks, inlinks, frontmatter, day, lists, tasks,
+            starred: Bool
+
+        init(_ needs: DataviewNeeds) {
+            fields = needs.fields || needs.wants("day")
+            name = needs.wants("name")
+            folder = needs.wants("folder")
+            path = needs.wants("path")
+            ext = needs.wants("ext")
+            size = needs.wants("size")
+            mtime = needs.wants("mtime")
+            mday = needs.wants("mday")
+            ctime = needs.wants("ctime")
+            cday = needs.wants("cday")
+            tags = needs.wants("tags")
+            etags = needs.wants("etags")
+            aliases = needs.wants("aliases")
+            outlinks = needs.wants("outlinks")
+            inlinks = needs.wants("inlinks")
+            frontmatter = needs.wants("frontmatter")
+            day = needs.wants("day")
+            lists = needs.wants("lists")
+            tasks = needs.wants("tasks")
+            starred = needs.wants("starred")
+        }
+    }
 
     private struct Base {
         var path, name, folder, ext: String
@@ -175,41 +231,50 @@ final class DataviewPages: @unchecked Sendable {
     }
 
     /// Frontmatter keys, then inline fields, each under its key as written and its canonical key;
-    /// a key given more than once collects its values into a list.
-    private func addFields(to page: inout DataviewObject, frontmatter: DataviewValue, inline: [(key: String, value: String)], path: String) {
-        var occurrences: [(key: String, values: [DataviewValue])] = []
-        var positions: [String: Int] = [:]
+    /// a key given more than once collects its values into a list. `wantsField` filters the frontmatter
+    /// keys (nil when the frontmatter holds only wanted keys already). Expects a page without fields yet.
+    private func addFields(
+        to page: inout DataviewObject, frontmatter: DataviewValue, inline: [(key: String, value: String)], path: String,
+        wantsField: ((String) -> Bool)?, canonicalKey: (String) -> String
+    ) {
+        // Pages have a handful of keys and repeat one rarely: no allocation unless one does.
+        var repeated: [(key: String, values: [DataviewValue])] = []
         func add(_ key: String, _ value: DataviewValue) {
-            if let position = positions[key] {
-                occurrences[position].values.append(value)
+            guard key != "file" else { return }
+            guard let first = page[key] else {
+                page[key] = value
+                return
+            }
+            if let position = repeated.firstIndex(where: { $0.key == key }) {
+                repeated[position].values.append(value)
+                page[key] = .list(repeated[position].values)
             } else {
-                positions[key] = occurrences.count
-                occurrences.append((key, [value]))
+                repeated.append((key, [first, value]))
+                page[key] = .list([first, value])
             }
         }
         let resolve = { (text: String) in self.link(text, from: path) }
         if case .object(let entries) = frontmatter {
-            for (key, value) in entries.pairs { add(key, Self.fieldValue(value, resolve: resolve)) }
+            for (key, value) in entries.pairs where wantsField?(key) ?? true { add(key, Self.fieldValue(value, resolve: resolve)) }
         }
         for field in inline { add(field.key, DataviewFieldValue.inline(field.value, resolveLink: resolve)) }
-        for (key, values) in occurrences where key != "file" {
-            page[key] = values.count == 1 ? values[0] : .list(values)
-        }
+
         // Canonical keys: added when different and not already a key as written; several keys with one
         // canonical form share it.
-        var canonical: [(key: String, values: [DataviewValue])] = []
-        var canonicalPositions: [String: Int] = [:]
-        for (key, values) in occurrences {
+        let written = page.pairs
+        var shared: [(key: String, values: [DataviewValue])] = []
+        for (key, value) in written {
             let name = canonicalKey(key)
-            guard !name.isEmpty, name != key, positions[name] == nil, name != "file" else { continue }
-            if let position = canonicalPositions[name] {
-                canonical[position].values += values
+            guard !name.isEmpty, name != key, name != "file", !written.contains(where: { $0.key == name }) else { continue }
+            let values = repeated.first(where: { $0.key == key })?.values ?? [value]
+            if let position = shared.firstIndex(where: { $0.key == name }) {
+                shared[position].values += values
+                page[name] = .list(shared[position].values)
             } else {
-                canonicalPositions[name] = canonical.count
-                canonical.append((name, values))
+                shared.append((name, values))
+                page[name] = value
             }
         }
-        for (key, values) in canonical { page[key] = values.count == 1 ? values[0] : .list(values) }
     }
 
     /// A frontmatter value as a field: strings that are dates, durations or `[[links]]` become those.

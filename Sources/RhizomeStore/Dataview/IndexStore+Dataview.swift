@@ -47,8 +47,9 @@ extension IndexStore {
         let isTask: Bool
         if case .task = query.kind { isTask = true } else { isTask = false }
         if isTask {
-            var needs = DataviewRun.needs(of: query)
+            var needs = DataviewNeeds(query: query)
             needs.fields = true
+            needs.fieldNames = nil  // a task row carries its page's fields
             needs.fileMembers?.formUnion(["tasks", "lists"])
             rows = try pages.pages(ids: candidates, needs: needs).flatMap { page -> [DataviewRun.Row] in
                 guard case .object(let file)? = page["file"], case .list(let tasks)? = file["tasks"] else { return [] }
@@ -59,7 +60,7 @@ extension IndexStore {
                 }
             }
         } else {
-            rows = try pages.pages(ids: candidates, needs: DataviewRun.needs(of: query)).map { page in
+            rows = try pages.pages(ids: candidates, needs: DataviewNeeds(query: query)).map { page in
                 guard case .object(let file)? = page["file"] else { return DataviewRun.Row(id: .null, data: page) }
                 return DataviewRun.Row(id: file["link"] ?? .null, data: page)
             }
@@ -75,13 +76,13 @@ extension IndexStore {
         return result
     }
 
-    /// A resolver over every file, reused across queries until the index changes (building one for a
-    /// 10,000-note vault costs a few milliseconds; queries resolve field links with it).
-    func cachedResolver() -> LinkResolver<Int64> {
+    /// Link resolution over every file, reused across queries until the index changes (building a
+    /// resolver for a 10,000-note vault costs a few milliseconds; queries resolve field links with it).
+    func cachedLinkTable() -> DataviewLinkTable {
         let stamp = (try? connection.prepare("SELECT (SELECT count(*) FROM file), (SELECT max(id) FROM file), (SELECT data_version FROM pragma_data_version)")
             .rows { "\(databasePath)/\($0.int(0))/\($0.int(1))/\($0.int(2))/\(sqlite3_total_changes64(connection.handle))" }.first) ?? nil
-        return DataviewResolverCache.shared.resolver(for: ObjectIdentifier(connection), stamp: stamp) {
-            (try? resolver(forFilesIn: "SELECT id, path FROM file")) ?? LinkResolver(files: [])
+        return DataviewResolverCache.shared.table(for: ObjectIdentifier(connection), stamp: stamp) {
+            DataviewLinkTable(resolver: (try? resolver(forFilesIn: "SELECT id, path FROM file")) ?? LinkResolver(files: []))
         }
     }
 
@@ -96,25 +97,51 @@ extension IndexStore {
     }
 }
 
-/// The last resolver built per connection, with the state of the index it was built from.
+/// Resolves link text as Obsidian would over the index as it was when built, remembering each answer.
+final class DataviewLinkTable: @unchecked Sendable {
+    private struct Key: Hashable {
+        var link: String
+        var source: String
+    }
+
+    private let resolver: LinkResolver<Int64>
+    private let lock = NSLock()
+    private var answers: [Key: String?] = [:]
+
+    init(resolver: LinkResolver<Int64>) { self.resolver = resolver }
+
+    /// The vault path `linkPath` resolves to from the note at `sourcePath`, or nil when unresolved.
+    func resolvedPath(of linkPath: String, from sourcePath: String) -> String? {
+        let key = Key(link: linkPath, source: sourcePath)
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = answers[key] { return known }
+        let path = resolver.resolve(linkPath: UnicodeNormalization.nfc(linkPath), from: sourcePath)?.path
+        if answers.count > 200_000 { answers.removeAll(keepingCapacity: true) }
+        answers[key] = path
+        return path
+    }
+}
+
+/// The last link table built per connection, with the state of the index it was built from.
 final class DataviewResolverCache: @unchecked Sendable {
     static let shared = DataviewResolverCache()
     private let lock = NSLock()
-    private var entries: [ObjectIdentifier: (stamp: String, resolver: LinkResolver<Int64>)] = [:]
+    private var entries: [ObjectIdentifier: (stamp: String, table: DataviewLinkTable)] = [:]
 
-    func resolver(for connection: ObjectIdentifier, stamp: String?, build: () -> LinkResolver<Int64>) -> LinkResolver<Int64> {
+    func table(for connection: ObjectIdentifier, stamp: String?, build: () -> DataviewLinkTable) -> DataviewLinkTable {
         lock.lock()
         if let stamp, let entry = entries[connection], entry.stamp == stamp {
             lock.unlock()
-            return entry.resolver
+            return entry.table
         }
         lock.unlock()
-        let resolver = build()
+        let table = build()
         lock.lock()
-        if let stamp { entries[connection] = (stamp, resolver) }
+        if let stamp { entries[connection] = (stamp, table) }
         if entries.count > 16 { entries = entries.filter { $0.key == connection } }
         lock.unlock()
-        return resolver
+        return table
     }
 }
 
@@ -146,13 +173,13 @@ struct DataviewRun {
                 for key in keys { values.append(try evaluator.evaluate(key.expression, row: row.data)) }
                 return [(values, row)]
             }
-            return stableSorted(keyed) { a, b in
+            return stableOrder(count: keyed.count) { a, b in
                 for (index, key) in keys.enumerated() {
-                    let order = DataviewValue.compare(a.keys[index], b.keys[index])
-                    if order != 0 { return key.isAscending ? order < 0 : order > 0 }
+                    let order = DataviewValue.compare(keyed[a].keys[index], keyed[b].keys[index])
+                    if order != 0 { return key.isAscending ? order : -order }
                 }
-                return false
-            }.map(\.row)
+                return 0
+            }.map { keyed[$0].row }
         case .limit(let count):
             return Array(rows.prefix(count))
         case .flatten(let expression, let name):
@@ -168,28 +195,39 @@ struct DataviewRun {
             }
         case .groupBy(let expression, let name):
             let keyed = try each(rows, "GROUP BY") { row in [(key: try evaluator.evaluate(expression, row: row.data), row: row)] }
-            let sorted = stableSorted(keyed) { DataviewValue.compare($0.key, $1.key) < 0 }
+            // Rows with equal keys, in their order, then the groups in key order: what sorting the rows
+            // by key and cutting runs of equal keys gives, with a hash lookup per row instead of a sort.
+            var groupOf: [DataviewValue: Int] = [:]
+            var buckets: [(key: DataviewValue, members: [Int])] = []
+            for (position, entry) in keyed.enumerated() {
+                if let bucket = groupOf[entry.key] {
+                    buckets[bucket].members.append(position)
+                } else {
+                    groupOf[entry.key] = buckets.count
+                    buckets.append((entry.key, [position]))
+                }
+            }
+            let order = stableOrder(count: buckets.count) { DataviewValue.compare(buckets[$0].key, buckets[$1].key) }
             var groups: [Row] = []
-            var members: [DataviewValue] = []
-            var currentKey: DataviewValue? = nil
-            func close() {
-                guard let key = currentKey else { return }
-                var data = DataviewObject()
+            var index = 0
+            while index < order.count {
+                let key = buckets[order[index]].key
+                var members = buckets[order[index]].members
+                index += 1
+                // Keys that compare equal but hash apart (a NaN number) still make one group.
+                var merged = false
+                while index < order.count, DataviewValue.compare(key, buckets[order[index]].key) == 0 {
+                    members += buckets[order[index]].members
+                    merged = true
+                    index += 1
+                }
+                if merged { members.sort() }
+                var data = DataviewObject(capacity: 3)
                 data["key"] = key
-                data["rows"] = .list(members)
+                data["rows"] = .list(members.map { .object(keyed[$0].row.data) })
                 if name != "key" && name != "rows" { data[name] = key }
                 groups.append(Row(id: key, data: data))
             }
-            for (key, row) in sorted {
-                if let current = currentKey, DataviewValue.compare(current, key) == 0 {
-                    members.append(.object(row.data))
-                } else {
-                    close()
-                    currentKey = key
-                    members = [.object(row.data)]
-                }
-            }
-            close()
             groupName = name
             return groups
         }
@@ -273,47 +311,5 @@ struct DataviewRun {
         droppedRows += errors.count
         for error in errors where droppedRowErrors.count < 3 && !droppedRowErrors.contains(error) { droppedRowErrors.append(error) }
         return output
-    }
-
-    // MARK: What a query needs
-
-    /// Fields are loaded when the query names any variable besides `file` and `this`; of `file.*`, the
-    /// members it names (all of them when it uses `file` whole, or indexes it with a computed key).
-    static func needs(of query: DataviewQuery) -> DataviewPages.Needs {
-        var needsFields = false
-        var members: Set<String> = ["link", "name", "path", "folder"]
-        var wholeFile = false
-        func visit(_ expression: DataviewExpression, isMemberBase: Bool) {
-            switch expression {
-            case .variable(let name):
-                if name == "file" { if !isMemberBase { wholeFile = true } } else if name != "this" { needsFields = true }
-            case .member(let base, let name):
-                members.insert(name)
-                if name == "file" && !isMemberBase { wholeFile = true }  // `rows.file`
-                visit(base, isMemberBase: true)
-            case .index(let base, let index):
-                if case .literal(.string(let key)) = index { members.insert(key) } else { wholeFile = true }
-                visit(base, isMemberBase: true)
-                visit(index, isMemberBase: false)
-            case .call(_, let arguments, _, _):
-                arguments.forEach { visit($0, isMemberBase: false) }
-            case .binary(_, let left, let right):
-                visit(left, isMemberBase: false)
-                visit(right, isMemberBase: false)
-            case .not(let inner), .negate(let inner):
-                visit(inner, isMemberBase: false)
-            case .list(let items):
-                items.forEach { visit($0, isMemberBase: false) }
-            case .object(let pairs):
-                pairs.forEach { visit($0.value, isMemberBase: false) }
-            case .lambda(_, let body):
-                visit(body, isMemberBase: false)
-            case .literal, .link:
-                break
-            }
-        }
-        for expression in query.expressions { visit(expression, isMemberBase: false) }
-        if members.contains("day") { needsFields = true }
-        return DataviewPages.Needs(fields: needsFields, fileMembers: wholeFile ? nil : members)
     }
 }
