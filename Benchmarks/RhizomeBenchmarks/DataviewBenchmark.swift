@@ -7,6 +7,8 @@ import RhizomeStore
 struct DataviewBenchmark {
     let noteCount: Int
     let workRoot: String
+    /// Runs only the query at this position (1-based) when set, e.g. under a profiler.
+    var onlyQuery: Int? = nil
 
     static let queries: [(name: String, text: String)] = [
         ("TABLE FROM #tag WHERE SORT LIMIT 50",
@@ -28,7 +30,7 @@ struct DataviewBenchmark {
         try store.setIndexedVaultPath(vault.path)
         print("\n== Dataview queries, \(noteCount) notes (warm, in-process; median / p95 of 30) ==")
         let clock = ContinuousClock()
-        for (name, text) in Self.queries {
+        for (position, (name, text)) in Self.queries.enumerated() where onlyQuery == nil || onlyQuery == position + 1 {
             var rows = 0
             var candidates = 0
             var stages = ""

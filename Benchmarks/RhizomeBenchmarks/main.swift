@@ -4,6 +4,7 @@
 ///     swift run -c release rhizome-benchmark --notes 10000   # one size
 ///     swift run -c release rhizome-benchmark --watch 10000   # save-to-query latency of a watcher
 ///     swift run -c release rhizome-benchmark --dataview 10000   # Dataview query latency
+///     swift run -c release rhizome-benchmark --dataview 10000 --query 2   # one of its queries
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -43,7 +44,7 @@ if let single = value(of: "--single").flatMap(Int.init) {
 // `--dataview N`: Dataview query latency on an indexed vault.
 if let size = value(of: "--dataview").flatMap(Int.init) {
     do {
-        try DataviewBenchmark(noteCount: size, workRoot: workRoot).run()
+        try DataviewBenchmark(noteCount: size, workRoot: workRoot, onlyQuery: value(of: "--query").flatMap(Int.init)).run()
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("dataview benchmark failed: \(error)\n".utf8))
