@@ -18,8 +18,10 @@ enum DataviewJSON {
     static func parse(_ text: String, keys: inout KeyMemo) -> DataviewValue? {
         var copy = text
         return copy.withUTF8 { bytes in
-            var reader = Reader(bytes: bytes)
-            let value = reader.object(keys: &keys)
+            var reader = Reader(bytes: bytes, keys: keys)
+            defer { keys = reader.keys! }
+            reader.skipSpace()
+            let value = reader.index < bytes.count && bytes[reader.index] == UInt8(ascii: "{") ? reader.object(filtered: true) : reader.value()
             reader.skipSpace()
             return reader.index == bytes.count ? value : nil
         }
@@ -71,6 +73,8 @@ enum DataviewJSON {
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+        /// Which keys of the top-level object to keep (nil: all).
+        var keys: KeyMemo? = nil
 
         mutating func skipSpace() {
             while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
@@ -81,24 +85,7 @@ enum DataviewJSON {
             guard index < bytes.count else { return nil }
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                index += 1
-                var object = DataviewObject()
-                skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
-                while true {
-                    skipSpace()
-                    guard let key = string() else { return nil }
-                    skipSpace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-                    index += 1
-                    guard let item = value() else { return nil }
-                    object[key] = item
-                    skipSpace()
-                    guard index < bytes.count else { return nil }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
-                    return nil
-                }
+                return object(filtered: false)
             case UInt8(ascii: "["):
                 index += 1
                 var items: [DataviewValue] = []
@@ -126,29 +113,33 @@ enum DataviewJSON {
             }
         }
 
-        mutating func object(keys: inout KeyMemo) -> DataviewValue? {
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return value() }
+        /// An object (the reader is at its `{`). When `filtered`, the values of keys `keys` refuses are
+        /// skipped: a key without escapes is decided on its bytes, one with escapes decoded first.
+        mutating func object(filtered: Bool) -> DataviewValue? {
             index += 1
             var object = DataviewObject()
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
             while true {
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-                // A key without escapes is decided on its bytes; one with escapes is decoded first.
-                var end = index + 1
-                while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-                guard end < bytes.count else { return nil }
                 let key: String?
-                if bytes[end] == UInt8(ascii: "\"") {
-                    let raw = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
-                    index = end + 1
-                    key = keys.keeps(raw) ? String(decoding: raw, as: UTF8.self) : nil
+                if filtered {
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+                    var end = index + 1
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+                    guard end < bytes.count else { return nil }
+                    if bytes[end] == UInt8(ascii: "\"") {
+                        let raw = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+                        index = end + 1
+                        key = keys!.keeps(raw) ? String(decoding: raw, as: UTF8.self) : nil
+                    } else {
+                        guard let decoded = string() else { return nil }
+                        var utf8 = decoded
+                        key = utf8.withUTF8 { keys!.keeps($0) } ? decoded : nil
+                    }
                 } else {
                     guard let decoded = string() else { return nil }
-                    var utf8 = decoded
-                    key = utf8.withUTF8 { keys.keeps($0) } ? decoded : nil
+                    key = decoded
                 }
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
