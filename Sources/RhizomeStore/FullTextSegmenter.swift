@@ -3,39 +3,45 @@
 /// Indexed text gets a space around every CJK character (one token each); a CJK query word becomes a
 /// phrase of its characters, which matches them consecutively. Snippets are cleaned back.
 enum FullTextSegmenter {
-    /// The text as stored in the full-text index.
+    /// The text as stored in the full-text index (the text itself when it holds no CJK character).
     static func indexable(_ text: String) -> String {
         var text = text
-        return text.withUTF8 { bytes in
+        let segmented = text.withUTF8 { bytes -> [UInt8]? in
             // Byte-level: every CJK range used here is 3-byte UTF-8 (or 4-byte for U+20000…), so the
-            // scalar is decoded only at lead bytes E3…ED, EF and F0.
+            // scalar is decoded only at lead bytes E0 and above; the bytes between CJK characters are
+            // copied in runs.
             var output: [UInt8] = []
-            var index = 0
             var changed = false
+            var copied = 0  // bytes before this are in `output`
+            var index = 0
             while index < bytes.count {
                 let lead = bytes[index]
-                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-                if length >= 3, index + length <= bytes.count {
-                    var value = UInt32(lead) & (length == 3 ? 0x0F : 0x07)
-                    for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
-                    if let scalar = Unicode.Scalar(value), isCJK(scalar) {
-                        if !changed {
-                            output.reserveCapacity(bytes.count + bytes.count / 2)
-                            output.append(contentsOf: bytes[0..<index])
-                            changed = true
-                        }
-                        output.append(0x20)
-                        output.append(contentsOf: bytes[index..<(index + length)])
-                        output.append(0x20)
-                        index += length
-                        continue
-                    }
+                guard lead >= 0xE0 else {
+                    index += 1
+                    continue
                 }
-                if changed { output.append(contentsOf: bytes[index..<min(index + length, bytes.count)]) }
+                let length = lead >= 0xF0 ? 4 : 3
+                guard index + length <= bytes.count else { break }
+                var value = UInt32(lead) & (length == 3 ? 0x0F : 0x07)
+                for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                if let scalar = Unicode.Scalar(value), isCJK(scalar) {
+                    if !changed {
+                        output.reserveCapacity(bytes.count + bytes.count / 2)
+                        changed = true
+                    }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+                    output.append(0x20)
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+                    output.append(0x20)
+                    copied = index + length
+                }
                 index += length
             }
-            return changed ? String(decoding: output, as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
+            guard changed else { return nil }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            return output
         }
+        return segmented.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
     /// One query word as an FTS5 term: quoted, a phrase of characters when it holds CJK.

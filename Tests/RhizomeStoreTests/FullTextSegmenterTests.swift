@@ -8,6 +8,16 @@ import Testing
         #expect(FullTextSegmenter.readable(FullTextSegmenter.indexable(text)) == text)
     }
 
+    @Test func `each CJK character stands alone and every other byte is kept in place`() {
+        #expect(FullTextSegmenter.indexable("日本") == " 日  本 ")
+        #expect(FullTextSegmenter.indexable("Café 🙂 → 𠀋x") == "Café 🙂 →  𠀋 x")  // U+2000B is CJK; emoji and arrows are not
+        #expect(FullTextSegmenter.indexable("é日é") == "é 日 é")
+        #expect(FullTextSegmenter.indexable("한") == " 한 ")
+        let long = String(repeating: "plain text, ", count: 1_000)
+        #expect(FullTextSegmenter.indexable(long + "語") == long + " 語 ")
+        #expect(FullTextSegmenter.indexable(long) == long)
+    }
+
     @Test func aCJKWordBecomesAPhraseOfItsCharacters() {
         #expect(FullTextSegmenter.term("カフェ") == "\"カ フ ェ\"")
         #expect(FullTextSegmenter.term("café") == "\"café\"")
