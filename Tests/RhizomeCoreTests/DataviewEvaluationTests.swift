@@ -479,6 +479,20 @@ func literalText(_ value: DataviewValue) -> String {
         #expect(try eval(##"contains(tags, ["#book", "#x"])"##) == "[true, false]")
     }
 
+    @Test func `text functions compare code units as JavaScript does, not canonical equivalents`() throws {
+        // `e` + U+0301 holds the code unit `e`; the precomposed U+00E9 does not, though the two look alike.
+        #expect(try eval("contains(\"cafe\u{301}\", \"cafe\")") == "true")
+        #expect(try eval("contains(\"caf\u{E9}\", \"cafe\")") == "false")
+        #expect(try eval("contains(\"caf\u{E9}\", \"cafe\u{301}\")") == "false")
+        #expect(try eval("startswith(\"e\u{301}t\u{E9}\", \"e\")") == "true")
+        #expect(try eval("endswith(\"cafe\u{301}\", \"\u{301}\")") == "true")
+        #expect(try eval("replace(\"cafe\u{301}\", \"e\", \"E\")") == "\"cafE\u{301}\"")
+        #expect(try eval(#"contains("abc", "")"#) == "true")
+        #expect(try eval(#"contains("ab", "abc")"#) == "false")
+        #expect(try eval(#"contains("aab", "ab")"#) == "true")
+        #expect(try eval(#"contains("xyz", "z")"#) == "true")
+    }
+
     @Test func `icontains ignores case for text but not for object keys`() throws {
         #expect(try eval(#"icontains("ABC", "b")"#) == "true")
         #expect(try eval(#"icontains(["Alpha"], "alp")"#) == "true")

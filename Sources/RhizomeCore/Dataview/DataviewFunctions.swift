@@ -81,11 +81,33 @@ public enum DataviewFunctions {
         case (.list(let items), _):
             return items.contains { contains($0, needle, caseSensitive: caseSensitive) }
         case (.string(let text), .string(let part)):
-            return caseSensitive ? text.contains(part) : text.lowercased().contains(part.lowercased())
+            return caseSensitive ? includes(text, part) : includes(text.lowercased(), part.lowercased())
         case (.object(let object), .string(let key)):
             return object[key] != nil
         default:
             return haystack == needle
+        }
+    }
+
+    /// JavaScript's `includes`: `part` occurs in `text` code unit for code unit (no Unicode equivalence,
+    /// unlike Foundation's `contains`). UTF-8 bytes match exactly where UTF-16 code units do.
+    static func includes(_ text: String, _ part: String) -> Bool {
+        var text = text, part = part
+        return text.withUTF8 { haystack in
+            part.withUTF8 { needle in
+                guard let first = needle.first else { return true }
+                guard needle.count <= haystack.count else { return false }
+                var start = 0
+                let last = haystack.count - needle.count
+                while start <= last {
+                    guard let found = haystack[start...last].firstIndex(of: first) else { return false }
+                    if needle.count == 1 || memcmp(haystack.baseAddress! + found + 1, needle.baseAddress! + 1, needle.count - 1) == 0 {
+                        return true
+                    }
+                    start = found + 1
+                }
+                return false
+            }
         }
     }
 
@@ -111,18 +133,18 @@ public enum DataviewFunctions {
         },
         "startswith": vectorisedPairs { text, prefix, context throws(DataviewError) in
             guard case .string(let whole) = text, case .string(let start) = prefix else { return try nullOr([text, prefix], context) }
-            return .boolean(whole.hasPrefix(start))
+            return .boolean(whole.utf8.starts(with: start.utf8))  // code units, as JavaScript's startsWith
         },
         "endswith": vectorisedPairs { text, suffix, context throws(DataviewError) in
             guard case .string(let whole) = text, case .string(let end) = suffix else { return try nullOr([text, suffix], context) }
-            return .boolean(whole.hasSuffix(end))
+            return .boolean(whole.utf8.count >= end.utf8.count && whole.utf8.suffix(end.utf8.count).elementsEqual(end.utf8))
         },
         "replace": vectorised { value, arguments, context throws(DataviewError) in
             guard arguments.count == 2, case .string(let text) = value, case .string(let pattern) = arguments[0],
                   case .string(let replacement) = arguments[1] else { return try nullOr([value] + arguments, context) }
             // As JavaScript's split(find).join(replacement): an empty `find` puts the replacement between characters.
             if pattern.isEmpty { return .string(text.map(String.init).joined(separator: replacement)) }
-            return .string(text.replacingOccurrences(of: pattern, with: replacement))
+            return .string(text.replacingOccurrences(of: pattern, with: replacement, options: .literal))
         },
         "regexmatch": vectorisedPairs { pattern, text, context throws(DataviewError) in
             guard case .string(let pattern) = pattern, case .string(let text) = text else {
