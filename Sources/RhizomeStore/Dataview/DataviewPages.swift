@@ -176,7 +176,16 @@ final class DataviewPages: @unchecked Sendable {
             }
             if wanted.aliases { file["aliases"] = .list((tables.aliases[id] ?? []).map(DataviewValue.string)) }
             if wanted.outlinks { file["outlinks"] = .list(unique(tables.outlinks[id] ?? []).map { .link(DataviewLink(path: $0)) }) }
-            if wanted.inlinks { file["inlinks"] = .list(unique(tables.inlinks[id] ?? []).map { .link(DataviewLink(path: $0)) }) }
+            if wanted.inlinks {
+                // Sorted by path: a repeat follows its first occurrence.
+                var inlinks: [DataviewValue] = []
+                var previous: String? = nil
+                for path in tables.inlinks[id] ?? [] where path != previous {
+                    inlinks.append(.link(DataviewLink(path: path)))
+                    previous = path
+                }
+                file["inlinks"] = .list(inlinks)
+            }
             if wanted.frontmatter { file["frontmatter"] = rawFrontmatter }
             if wanted.day {
                 file["day"] = dayField(of: page).map(DataviewValue.date)
@@ -309,7 +318,15 @@ final class DataviewPages: @unchecked Sendable {
         return result
     }
 
+    /// `items` without repeats, first occurrences in order (a page's tags and links are few: short lists
+    /// are searched, not hashed).
     private func unique(_ items: [String]) -> [String] {
+        if items.count <= 16 {
+            var result: [String] = []
+            result.reserveCapacity(items.count)
+            for item in items where !result.contains(item) { result.append(item) }
+            return result
+        }
         var seen = Set<String>()
         return items.filter { seen.insert($0).inserted }
     }
