@@ -13,6 +13,17 @@ struct BenchmarkRun {
     let noteCount: Int
     let workRoot: String
 
+    /// One cold index of the generated vault, timed, and nothing else.
+    func runColdIndexOnly(fullText: Bool) throws {
+        let (vault, _) = try Self.prepareVault(VaultGenerator(noteCount: noteCount), workRoot: workRoot)
+        let database = URL(fileURLWithPath: workRoot).appendingPathComponent("cold-\(noteCount).sqlite").path
+        removeDatabase(database)
+        var options = IndexOptions()
+        options.fullText = fullText
+        let (coldReport, cold) = try timed { try Indexer(store: try IndexStore(path: database), vaultRoot: vault.path, options: options).run() }
+        report("cold index, \(fullText ? "with" : "no") full text", cold, extra: "\(coldReport.links) links")
+    }
+
     func run() throws {
         let generator = VaultGenerator(noteCount: noteCount)
         let (vault, bytes) = try Self.prepareVault(generator, workRoot: workRoot)

@@ -5,6 +5,7 @@
 ///     swift run -c release rhizome-benchmark --watch 10000   # save-to-query latency of a watcher
 ///     swift run -c release rhizome-benchmark --dataview 10000   # Dataview query latency
 ///     swift run -c release rhizome-benchmark --dataview 10000 --query 2   # one of its queries
+///     swift run -c release rhizome-benchmark --cold 10000 [--full-text]   # one cold index, to profile
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -26,6 +27,17 @@ if let size = value(of: "--single-watch").flatMap(Int.init) {
         try WatchBenchmark(noteCount: size, workRoot: workRoot).run()
     } catch {
         FileHandle.standardError.write(Data("watch benchmark failed: \(error)\n".utf8))
+        exit(70)
+    }
+    exit(0)
+}
+
+// `--cold N [--full-text]`: one cold index and nothing else (for profiling).
+if let size = value(of: "--cold").flatMap(Int.init) {
+    do {
+        try BenchmarkRun(noteCount: size, workRoot: workRoot).runColdIndexOnly(fullText: arguments.contains("--full-text"))
+    } catch {
+        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
         exit(70)
     }
     exit(0)
