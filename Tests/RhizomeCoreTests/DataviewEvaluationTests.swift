@@ -147,6 +147,14 @@ func literalText(_ value: DataviewValue) -> String {
         #expect(try eval("string(date(2024-01-31T12:00) - date(2024-01-31T10:30))") == #""1 hour, 30 minutes""#)
         #expect(try eval("(date(2024-01-01) - date(2024-01-08)).days") == "-7")
         #expect(try eval("date(2024-01-02) - date(2024-01-01) = dur(1 day)") == "true")
+        // Whole months on the calendar first, as Luxon's diff: 2024-02-01 plus one month is 2024-03-01.
+        #expect(try eval("string(date(2024-03-01) - date(2024-02-01))") == #""1 month""#)
+        #expect(try eval("(date(2024-03-01) - date(2024-02-01)).days") == "30")
+        #expect(try eval("string(date(2024-03-15) - date(2024-01-01))") == #""2 months, 2 weeks""#)
+        #expect(try eval("string(date(2024-03-01) - date(2024-01-31))") == #""1 month, 1 day""#)  // Jan 31 + 1 month = Feb 29
+        #expect(try eval("string(date(2025-01-10) - date(2024-01-20))") == #""11 months, 3 weeks""#)
+        #expect(try eval("string(date(2024-03-01T08:00) - date(2024-02-01T10:00))") == #""4 weeks, 22 hours""#)
+        #expect(try eval("string(date(2024-02-01) - date(2024-03-01))") == #""-1 month""#)
     }
 
     @Test func `durations add, subtract, scale and divide`() throws {

@@ -127,9 +127,34 @@ public struct DataviewDate: Sendable, Hashable {
         return result
     }
 
-    /// The difference `self - other` as a duration in days, hours, minutes, seconds and milliseconds.
+    /// The difference `self - other` as Dataview computes it (Luxon's `diff` in years, months, days, hours,
+    /// minutes, seconds and milliseconds): from the earlier date, whole years on the calendar, then whole
+    /// months, then whole days, then the time left; negative when `other` is later. So one month after
+    /// 2024-02-01 is 2024-03-01 (`1 month`, 30 days to `.days`), not 29 days.
     public func difference(from other: DataviewDate) -> DataviewDuration {
-        DataviewDuration.fromMilliseconds(Double(comparableMilliseconds - other.comparableMilliseconds))
+        let laterMilliseconds = comparableMilliseconds
+        guard laterMilliseconds >= other.comparableMilliseconds else { return other.difference(from: self).negated }
+        let earlier = other
+        var steps = DataviewDuration()
+        // Each unit's first guess can overshoot by one (a shorter month, an earlier time of day).
+        func settle(_ unit: WritableKeyPath<DataviewDuration, Double>, guess: Int) {
+            steps[keyPath: unit] = Double(max(0, guess))
+            while steps[keyPath: unit] > 0, earlier.adding(steps).comparableMilliseconds > laterMilliseconds {
+                steps[keyPath: unit] -= 1
+            }
+        }
+        settle(\.years, guess: year - earlier.year)
+        var cursor = earlier.adding(steps)
+        settle(\.months, guess: (month - cursor.month) + (year - cursor.year) * 12)
+        cursor = earlier.adding(steps)
+        settle(\.days, guess: Int(DataviewDate.daysFromCivil(year, month, day) - DataviewDate.daysFromCivil(cursor.year, cursor.month, cursor.day)))
+        cursor = earlier.adding(steps)
+        let rest = DataviewDuration.fromMilliseconds(Double(laterMilliseconds - cursor.comparableMilliseconds))
+        steps.hours = rest.days * 24 + rest.hours
+        steps.minutes = rest.minutes
+        steps.seconds = rest.seconds
+        steps.milliseconds = rest.milliseconds
+        return steps
     }
 
     // MARK: Civil calendar

@@ -36,6 +36,13 @@ public struct DataviewDuration: Sendable, Hashable {
             days: sign * days, hours: sign * hours, minutes: sign * minutes, seconds: sign * seconds, milliseconds: sign * rest)
     }
 
+    /// Every unit with its sign flipped.
+    public var negated: DataviewDuration {
+        DataviewDuration(
+            years: -years, months: -months, weeks: -weeks, days: -days, hours: -hours, minutes: -minutes, seconds: -seconds,
+            milliseconds: -milliseconds)
+    }
+
     /// The total length in milliseconds (casual conversions: month = 30 days, year = 365 days).
     public var totalMilliseconds: Double {
         ((years * 365 + months * 30 + weeks * 7 + days) * 24 + hours) * 3_600_000 + minutes * 60_000 + seconds * 1000 + milliseconds
