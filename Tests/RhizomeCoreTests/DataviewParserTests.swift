@@ -68,7 +68,7 @@ func outline(_ query: DataviewQuery) -> [String] {
             lines.append("SORT " + keys.map { sexp($0.expression) + ($0.isAscending ? " ASC" : " DESC") }.joined(separator: ", "))
         case .groupBy(let expression, let name): lines.append("GROUP BY \(sexp(expression)) AS <\(name)>")
         case .flatten(let expression, let name): lines.append("FLATTEN \(sexp(expression)) AS <\(name)>")
-        case .limit(let count): lines.append("LIMIT \(count)")
+        case .limit(let count): lines.append("LIMIT \(sexp(count))")
         }
     }
     return lines
@@ -563,8 +563,22 @@ private func expectSyntaxError(
         expectSyntaxError("LIST WHERE a * )", "expected an expression, not `)`", line: 1, column: 16)
     }
 
+    @Test func `LIMIT takes an expression evaluated when the query runs`() throws {
+        #expect(try parse("LIST LIMIT this.n") == ["LIST", "LIMIT (. this n)"])
+        #expect(try parse("LIST LIMIT 2 + 1") == ["LIST", "LIMIT (+ 2 1)"])
+    }
+
+    @Test func `sort is a field unless a sort key follows it`() throws {
+        #expect(try parse("LIST WHERE sort > 2 SORT sort") == ["LIST", "WHERE (> sort 2)", "SORT sort ASC"])
+        #expect(try parse("TABLE sort, x SORT file.name") == ["TABLE sort AS <sort>, x AS <x>", "SORT (. file name) ASC"])
+        #expect(try parse("LIST sort") == ["LIST sort"])
+        #expect(try parse("LIST SORT x") == ["LIST", "SORT x ASC"])
+        #expect(try parse("LIST sort(list(2, 1))") == ["LIST (call sort (call list 2 1))"])
+    }
+
     @Test func `LIMIT needs a whole number`() {
-        expectSyntaxError("LIST LIMIT x", "expected a whole number after LIMIT", line: 1, column: 12)
+        expectSyntaxError("LIST LIMIT \"x\"", "expected a whole number after LIMIT", line: 1, column: 12)
+        expectSyntaxError("LIST LIMIT true", "expected a whole number after LIMIT", line: 1, column: 12)
         expectSyntaxError("LIST LIMIT 2.5", "expected a whole number after LIMIT", line: 1, column: 12)
         expectSyntaxError("LIST LIMIT", "expected a whole number after LIMIT", line: 1, column: 11)
     }

@@ -282,6 +282,20 @@ import RhizomeTestSupport
         #expect(try vault.paths("LIST FROM #daily LIMIT 100").count == 7)
     }
 
+    @Test func limitTakesAnExpressionEvaluatedOnceWithOnlyThisInScope() throws {
+        let vault = try DataviewVault { vault in
+            try vault.write("Dashboard.md", "---\nshow: 2\n---\n")
+        }
+        #expect(try vault.paths("LIST FROM #daily SORT file.name DESC LIMIT this.show", in: "Dashboard.md") == [
+            "Daily/2026-11-22.md", "Daily/2026-11-21.md",
+        ])
+        #expect(try vault.paths("LIST FROM #daily SORT file.name DESC LIMIT this.show + 1", in: "Dashboard.md").count == 3)
+        // A field of the rows is not in scope: `file` is null there, so the query fails, saying why.
+        #expect(vault.failure("LIST FROM #daily LIMIT file.size") == "query: LIMIT should be a whole number, but `file.size` is null `-`")
+        #expect(vault.failure("LIST FROM #daily LIMIT this.show - 3", in: "Dashboard.md")
+            == "query: LIMIT should be a whole number, but `(this.show - 3)` is number `-1`")
+    }
+
     @Test func dataCommandsRunInTheOrderWritten() throws {
         // LIMIT before WHERE cuts first: of the first two dailies by name, only 17 mentions Alpha.
         #expect(try vault.paths("LIST FROM #daily SORT file.name LIMIT 2 WHERE contains(file.etags, \"#project/alpha\")")

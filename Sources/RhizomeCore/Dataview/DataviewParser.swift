@@ -20,6 +20,8 @@ public struct DataviewParser {
     }
 
     static let commandKeywords: Set<String> = ["FROM", "WHERE", "SORT", "GROUP", "FLATTEN", "LIMIT"]
+    /// Words that cannot name a variable (Dataview's `KEYWORDS`): `sort` can, as in `WHERE sort > 2`.
+    static let reservedWords: Set<String> = ["FROM", "WHERE", "GROUP", "FLATTEN", "LIMIT"]
 
     private let scalars: [Unicode.Scalar]
     private var position = 0
@@ -97,12 +99,15 @@ public struct DataviewParser {
                 commands.append(.flatten(expression, name: try asName() ?? expressionText(from: expressionStart)))
             default:  // LIMIT
                 skipSpace()
-                let numberStart = position
-                guard case .literal(.number(let count))? = try? primary(), count >= 0, count.rounded() == count else {
-                    position = numberStart
+                let countStart = position
+                if isAtCommandOrEnd { throw failure("expected a whole number after LIMIT") }
+                let count = try expression()
+                // A literal is checked now; anything else (`LIMIT this.n`) when the query runs.
+                if case .literal(let value) = count, DataviewQuery.limitCount(value) == nil {
+                    position = countStart
                     throw failure("expected a whole number after LIMIT")
                 }
-                commands.append(.limit(Int(count)))
+                commands.append(.limit(count))
             }
         }
         return DataviewQuery(kind: kind, commands: commands, text: text)
@@ -349,7 +354,7 @@ public struct DataviewParser {
             case "null": return .literal(.null)
             default: break
             }
-            if Self.commandKeywords.contains(name.uppercased()) {
+            if Self.reservedWords.contains(name.uppercased()) {
                 position = start
                 throw failure("expected an expression, not the keyword \(name.uppercased())")
             }
@@ -575,10 +580,24 @@ public struct DataviewParser {
         position + offset < scalars.count ? scalars[position + offset] : nil
     }
 
+    /// At the end, or at a word that starts a data command. `sort` is also a field name: it starts a
+    /// command when what follows it can start an expression (`SORT file.name`), and is a field when an
+    /// operator, comma or nothing follows (`WHERE sort > 2`, `TABLE sort, x`).
     private var isAtCommandOrEnd: Bool {
         if isAtEnd { return true }
         guard let word = peekWord() else { return false }
-        return Self.commandKeywords.contains(word.uppercased())
+        let upper = word.uppercased()
+        guard upper == "SORT" else { return Self.commandKeywords.contains(upper) }
+        let wordEnd = position + word.unicodeScalars.count
+        if wordEnd < scalars.count, scalars[wordEnd] == "(" { return false }  // the function `sort(…)`
+        var next = wordEnd
+        while next < scalars.count, scalars[next] == " " || scalars[next] == "\t" || scalars[next] == "\n" || scalars[next] == "\r" {
+            next += 1
+        }
+        guard next < scalars.count else { return false }
+        let scalar = scalars[next]
+        return Self.isIdentifierStart(scalar) || (scalar.isASCII && scalar.properties.numericType != nil)
+            || scalar == "\"" || scalar == "'" || scalar == "("
     }
 
     /// Skips whitespace and `//` comments.

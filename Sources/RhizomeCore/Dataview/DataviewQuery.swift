@@ -2,6 +2,12 @@
 ///
 /// Produced by `DataviewParser.parse(_:)`; run by the store's query engine.
 public struct DataviewQuery: Sendable {
+    /// The row count a `LIMIT` value gives: a whole number, zero or more; nil for anything else.
+    public static func limitCount(_ value: DataviewValue) -> Int? {
+        guard case .number(let number) = value, number >= 0, number.rounded() == number, number <= 1e15 else { return nil }
+        return Int(number)
+    }
+
     public enum Kind: Sendable {
         /// `LIST [WITHOUT ID] [expression]`
         case list(expression: DataviewExpression?, withoutID: Bool)
@@ -41,7 +47,8 @@ public struct DataviewQuery: Sendable {
         case groupBy(DataviewExpression, name: String)
         /// `FLATTEN expression [AS name]`: one row per element, with `name` bound to the element.
         case flatten(DataviewExpression, name: String)
-        case limit(Int)
+        /// `LIMIT expression`: evaluated once, with only `this` in scope; it must give a whole number.
+        case limit(DataviewExpression)
     }
 
     public var kind: Kind

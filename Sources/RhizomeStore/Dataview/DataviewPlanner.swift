@@ -70,8 +70,8 @@ struct DataviewPlanner {
                     pushed.append(Self.describe(command) + " → SQL ORDER BY")
                     answered += 1
                 }
-            case .limit(let count):
-                if answered == index {
+            case .limit(let expression):
+                if answered == index, case .literal(let value) = expression, let count = DataviewQuery.limitCount(value) {
                     limit = count
                     pushed.append("LIMIT \(count) → SQL")
                     answered += 1
@@ -283,7 +283,7 @@ struct DataviewPlanner {
         case .sort(let keys): return "SORT " + keys.map { describe($0.expression) + ($0.isAscending ? "" : " DESC") }.joined(separator: ", ")
         case .groupBy(let expression, let name): return "GROUP BY " + describe(expression) + " AS " + name
         case .flatten(let expression, let name): return "FLATTEN " + describe(expression) + " AS " + name
-        case .limit(let count): return "LIMIT \(count)"
+        case .limit(let expression): return "LIMIT " + describe(expression)
         }
     }
 

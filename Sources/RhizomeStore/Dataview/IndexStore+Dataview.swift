@@ -180,7 +180,13 @@ struct DataviewRun {
                 }
                 return 0
             }.map { keyed[$0].row }
-        case .limit(let count):
+        case .limit(let expression):
+            // Evaluated once, with no row in scope (only `this`), as Dataview does.
+            let value = try evaluator.evaluate(expression, row: DataviewObject())
+            guard let count = DataviewQuery.limitCount(value) else {
+                throw DataviewError.evaluation(
+                    message: "LIMIT should be a whole number, but `\(DataviewPlanner.describe(expression))` is \(value.typeName) `\(DataviewText.plain(value))`")
+            }
             return Array(rows.prefix(count))
         case .flatten(let expression, let name):
             return try each(rows, "FLATTEN") { row in
