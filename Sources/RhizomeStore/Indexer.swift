@@ -27,7 +27,11 @@ public final class Indexer {
     public func run(progress: ((IndexProgress) -> Void)? = nil) throws -> IndexReport {
         let lock = try store.lockForWriting()
         defer { lock.release() }
-        return try runOverWholeVault(progress: progress)
+        let report = try runOverWholeVault(progress: progress)
+        // Queries that read notes again (Dataview's file.lists and file.tasks) find the vault here.
+        let absoluteRoot = vaultRoot.hasPrefix("/") ? vaultRoot : FileManager.default.currentDirectoryPath + "/" + vaultRoot
+        if try store.indexedVaultPath() != absoluteRoot { try store.setIndexedVaultPath(absoluteRoot) }
+        return report
     }
 
     /// Brings the index up to date with what changed at `changedPaths` (vault-relative, `/`-separated, the

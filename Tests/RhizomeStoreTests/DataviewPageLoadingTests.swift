@@ -57,6 +57,17 @@ import RhizomeTestSupport
         #expect(try vault.rows(#"TABLE WITHOUT ID length(rows) GROUP BY "all""#) == [["2"]])
     }
 
+    @Test func `a vault indexed through the library alone has its tasks and lists`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Todo.md", "- [ ] write the tests\n- [x] read the spec\n  - a note under it\n")
+        try vault.index()
+        let store = try vault.store()  // nothing records the vault's path but the indexer itself
+        let result = try store.runDataview(DataviewParser.parse("TASK WHERE !completed"))
+        #expect(result.tasks.map(\.text) == ["write the tests"])
+        let lists = try store.runDataview(DataviewParser.parse("TABLE WITHOUT ID length(file.lists) AS n"))
+        #expect(lists.textRows == [["3"]])
+    }
+
     @Test func `file day comes from a date field the query never names`() throws {
         let vault = try Self.namingVault()
         #expect(try vault.rows("TABLE WITHOUT ID file.name, file.day SORT file.name") == [["A", "-"], ["B", "2026-11-02"]])
