@@ -838,6 +838,32 @@ func literalText(_ value: DataviewValue) -> String {
         #expect(try eval(#"date(row["Due Date"])"#) == "date(2024-02-10)")
     }
 
+    @Test func `date of text and a format reads it as Luxon's fromFormat does`() throws {
+        #expect(try eval(#"date("2024-01-31", "yyyy-MM-dd")"#) == "date(2024-01-31)")
+        #expect(try eval(#"date("31/01/2024", "dd/MM/yyyy")"#) == "date(2024-01-31)")
+        #expect(try eval(#"date("20240131", "yyyyMMdd")"#) == "date(2024-01-31)")
+        #expect(try eval(#"date("Jan 5, 2024", "MMM d, yyyy")"#) == "date(2024-01-05)")
+        #expect(try eval(#"date("january 05 2024 3:04 PM", "MMMM dd yyyy h:mm a")"#) == "date(2024-01-05T15:04:00)")
+        #expect(try eval(#"date("12 AM 2024-01-05", "h a yyyy-MM-dd")"#) == "date(2024-01-05T00:00:00)")
+        #expect(try eval(#"date("Meeting 2024-01-05T09:30", "'Meeting' yyyy-MM-dd'T'HH:mm")"#) == "date(2024-01-05T09:30:00)")
+        #expect(try eval(#"date("2024-01-05 +02:00", "yyyy-MM-dd ZZ")"#) == "date(2024-01-05T00:00:00+02:00)")
+        #expect(try eval(#"date("Friday 2024-01-05", "EEEE yyyy-MM-dd")"#) == "date(2024-01-05)")
+        #expect(try eval(#"date("2024-036", "yyyy-ooo")"#) == "date(2024-02-05)")
+        #expect(try eval(#"date(list("01/02/24", "03/04/99"), "dd/MM/yy")"#) == "[date(2024-02-01), date(1999-04-03)]")
+        // Units above the largest one given are today's (2024-01-31 in these tests), those below start at their first.
+        #expect(try eval(#"date("05-12", "MM-dd")"#) == "date(2024-05-12)")
+        #expect(try eval(#"date("12:30", "HH:mm")"#) == "date(2024-01-31T12:30:00)")
+        #expect(try eval(#"date("2023", "yyyy")"#) == "date(2023-01-01)")
+        #expect(try eval(#"date("1706659200000", "x").year"#) == "2024")
+        #expect(try eval(#"date("id 1706659200 s", "X").year"#) == "2024")
+        #expect(try eval(#"date(null, "yyyy")"#) == "null")
+        // Text that does not match, or a day that does not exist, fails the row (Dataview throws).
+        for (text, format) in [("2024-02-30", "yyyy-MM-dd"), ("2024-01-31x", "yyyy-MM-dd"), ("24-01-31", "yyyy-MM-dd"),
+                               ("Thursday 2024-01-05", "EEEE yyyy-MM-dd"), ("13:00 PM", "h:mm a")] {
+            #expect(evaluationError("date(\"\(text)\", \"\(format)\")") != nil, "\(text) with \(format)")
+        }
+    }
+
     @Test func `date of text with a space instead of T is null, as in Dataview`() throws {
         #expect(try eval(#"date("2021-01-01 10:00")"#) == "null")
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Formats dates with Luxon's format tokens, as Dataview's `dateformat()` and its default formats do.
 ///
 /// Supported tokens (English names): `yyyy` `yy` `y`, `MMMM` `MMM` `MM` `M`, `dd` `d`, `EEEE` `EEE` `E`
@@ -74,6 +76,224 @@ public enum DataviewDateFormat {
             if count == 1 { return "\(sign)\(abs(offset) / 60)" + (offset % 60 == 0 ? "" : ":\(zeroPadded(abs(offset) % 60, 2))") }
             return "\(sign)\(zeroPadded(abs(offset) / 60, 2)):\(zeroPadded(abs(offset) % 60, 2))"
         default: return String(repeating: letter, count: count)
+        }
+    }
+
+    // MARK: Parsing
+
+    /// Reads `text` with a Luxon format, as `date(text, format)` (Luxon's `fromFormat`) does: the whole text
+    /// must match. Tokens: `yyyy` `yy` `y`, `MMMM` `MMM` `MM` `M` (`LLLL` … likewise), `dd` `d`, `HH` `H`,
+    /// `hh` `h` with `a`, `mm` `m`, `ss` `s`, `SSS` `S`, `EEEE` `EEE` (a weekday name, checked against the
+    /// date), `ooo` (day of year), `ZZ` `Z` (offset); `x` and `X` alone read milliseconds or seconds since
+    /// 1970. Quoted text and other characters must appear as written. As in Luxon, the units above the
+    /// largest one the format gives are `now`'s (`HH:mm` is today), the ones below it start at their
+    /// first value. Nil when the text does not match or names no real date.
+    public static func parse(_ text: String, format pattern: String, now: DataviewDate) -> DataviewDate? {
+        if pattern == "x" || pattern == "X" { return epoch(text, unitMilliseconds: pattern == "x" ? 1 : 1000) }
+        var reader = FormatReader(text: Array(text.unicodeScalars))
+        var fields = ParsedFields()
+        let characters = Array(pattern)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character == "'" {
+                var end = index + 1
+                while end < characters.count, characters[end] != "'" { end += 1 }
+                let literal = end == index + 1 ? "'" : String(characters[(index + 1)..<end])
+                guard reader.consume(literal) else { return nil }
+                index = end + 1
+                continue
+            }
+            guard character.isLetter, character.isASCII else {
+                guard reader.consume(String(character)) else { return nil }
+                index += 1
+                continue
+            }
+            var runEnd = index
+            while runEnd < characters.count, characters[runEnd] == character { runEnd += 1 }
+            guard read(character, count: runEnd - index, into: &fields, from: &reader) else { return nil }
+            index = runEnd
+        }
+        guard reader.isAtEnd else { return nil }
+        return fields.date(now: now)
+    }
+
+    private static func read(_ letter: Character, count: Int, into fields: inout ParsedFields, from reader: inout FormatReader) -> Bool {
+        switch (letter, count) {
+        case ("y", 2):
+            let start = reader.position
+            guard let year = reader.digits(2...4) else { return false }
+            // Luxon's cutoff for two-digit years; more digits are the year itself.
+            fields.year = reader.position - start > 2 ? year : year > 60 ? 1900 + year : 2000 + year
+        case ("y", 4):
+            guard let year = reader.digits(4...4) else { return false }
+            fields.year = year
+        case ("y", 5...):
+            guard let year = reader.digits(4...6) else { return false }
+            fields.year = year
+        case ("y", _):
+            guard let year = reader.digits(1...6) else { return false }
+            fields.year = year
+        case ("M", 1...2), ("L", 1...2):
+            guard let month = reader.digits(count...2) else { return false }
+            fields.month = month
+        case ("M", _), ("L", _):
+            guard let month = reader.name(in: monthNames, abbreviated: count == 3) else { return false }
+            fields.month = month + 1
+        case ("d", _):
+            guard let day = reader.digits(min(count, 2)...2) else { return false }
+            fields.day = day
+        case ("o", _):
+            guard let day = reader.digits(min(count, 3)...3) else { return false }
+            fields.dayOfYear = day
+        case ("E", 3...), ("c", 3...):
+            guard let weekday = reader.name(in: weekdayNames, abbreviated: count == 3) else { return false }
+            fields.weekday = weekday + 1
+        case ("E", _), ("c", _):
+            guard let weekday = reader.digits(1...1), (1...7).contains(weekday) else { return false }
+            fields.weekday = weekday
+        case ("H", _):
+            guard let hour = reader.digits(min(count, 2)...2) else { return false }
+            fields.hour = hour
+        case ("h", _):
+            guard let hour = reader.digits(min(count, 2)...2), (1...12).contains(hour) else { return false }
+            fields.hour12 = hour
+        case ("a", _):
+            if reader.consume("AM", ignoringCase: true) { fields.isPM = false } else if reader.consume("PM", ignoringCase: true) {
+                fields.isPM = true
+            } else {
+                return false
+            }
+        case ("m", _):
+            guard let minute = reader.digits(min(count, 2)...2) else { return false }
+            fields.minute = minute
+        case ("s", _):
+            guard let second = reader.digits(min(count, 2)...2) else { return false }
+            fields.second = second
+        case ("S", _):
+            guard let millisecond = reader.digits(count == 3 ? 3...3 : 1...3) else { return false }
+            fields.millisecond = millisecond
+        case ("Z", _):
+            guard let offset = reader.offset() else { return false }
+            fields.offsetMinutes = offset
+        default:
+            return reader.consume(String(repeating: letter, count: count))
+        }
+        return true
+    }
+
+    private static func epoch(_ text: String, unitMilliseconds: Int64) -> DataviewDate? {
+        let digits = text.unicodeScalars.drop { !($0.isASCII && $0.properties.numericType != nil) && $0 != "-" }
+            .prefix { ($0.isASCII && $0.properties.numericType != nil) || $0 == "-" }
+        guard let number = Int64(String(String.UnicodeScalarView(digits))) else { return nil }
+        let (milliseconds, overflow) = number.multipliedReportingOverflow(by: unitMilliseconds)
+        return overflow ? nil : DataviewDate(unixMilliseconds: milliseconds)
+    }
+
+    /// What a format read; unset parts default as Luxon's do (January, the 1st, midnight).
+    private struct ParsedFields {
+        var year: Int?
+        var month: Int?
+        var day: Int?
+        var dayOfYear: Int?
+        var weekday: Int?
+        var hour: Int?
+        var hour12: Int?
+        var isPM: Bool?
+        var minute: Int?
+        var second: Int?
+        var millisecond: Int?
+        var offsetMinutes: Int?
+
+        func date(now: DataviewDate) -> DataviewDate? {
+            var hour = self.hour
+            if let hour12 { hour = hour12 % 12 + (isPM == true ? 12 : 0) } else if let isPM, let given = hour { hour = given % 12 + (isPM ? 12 : 0) }
+            // Luxon: units above the largest given one are now's, the ones below it their first value.
+            let given: [Int?] = [year, month ?? (dayOfYear != nil ? 1 : nil), day ?? (dayOfYear != nil ? 1 : nil), hour, minute, second, millisecond]
+            let largest = given.firstIndex { $0 != nil } ?? given.count
+            let current = [now.year, now.month, now.day, now.hour, now.minute, now.second, now.millisecond]
+            let minimum = [0, 1, 1, 0, 0, 0, 0]
+            let units = given.indices.map { index in given[index] ?? (index < largest ? current[index] : minimum[index]) }
+            let year = units[0]
+            var month = units[1], day = units[2]
+            hour = units[3]
+            if let dayOfYear {
+                guard self.month == nil, self.day == nil, (1...(DataviewDate.daysInMonth(year, 2) == 29 ? 366 : 365)).contains(dayOfYear) else {
+                    return nil
+                }
+                (_, month, day) = DataviewDate.civilFromDays(DataviewDate.daysFromCivil(year, 1, 1) + Int64(dayOfYear - 1))
+            }
+            let (minute, second, millisecond) = (units[4], units[5], units[6])
+            guard (1...12).contains(month), (1...DataviewDate.daysInMonth(year, month)).contains(day), let hour, hour < 24,
+                  minute < 60, second < 60 else { return nil }
+            let hasTime = largest >= 3 || self.hour != nil || hour12 != nil || self.minute != nil || self.second != nil
+                || self.millisecond != nil || offsetMinutes != nil
+            let result = DataviewDate(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second, millisecond: millisecond,
+                offsetMinutes: offsetMinutes, hasTime: hasTime)
+            if let weekday, weekday != result.weekday { return nil }  // Luxon: a weekday that does not fit is invalid
+            return result
+        }
+    }
+
+    private struct FormatReader {
+        let text: [Unicode.Scalar]
+        var position = 0
+
+        var isAtEnd: Bool { position == text.count }
+
+        mutating func consume(_ literal: String, ignoringCase: Bool = false) -> Bool {
+            let scalars = Array(literal.unicodeScalars)
+            guard position + scalars.count <= text.count else { return false }
+            for (offset, scalar) in scalars.enumerated() {
+                let found = text[position + offset]
+                let matches = ignoringCase ? String(found).lowercased() == String(scalar).lowercased() : found == scalar
+                guard matches else { return false }
+            }
+            position += scalars.count
+            return true
+        }
+
+        /// A run of ASCII digits whose length is in `lengths` (the longest that fits).
+        mutating func digits(_ lengths: ClosedRange<Int>) -> Int? {
+            var end = position
+            while end < text.count, end - position < lengths.upperBound, text[end].isASCII, text[end].properties.numericType != nil {
+                end += 1
+            }
+            guard lengths.contains(end - position) else { return nil }
+            let value = Int(String(String.UnicodeScalarView(text[position..<end])))
+            position = end
+            return value
+        }
+
+        /// The index of the name (or its first three letters) at the reader, in any case.
+        mutating func name(in names: [String], abbreviated: Bool) -> Int? {
+            for (index, name) in names.enumerated() {
+                let written = abbreviated ? String(name.prefix(3)) : name
+                if consume(written, ignoringCase: true) { return index }
+            }
+            return nil
+        }
+
+        /// `Z`, `+02:00`, `+0200`, `+2`, `-05:30`: minutes east of UTC.
+        mutating func offset() -> Int? {
+            if consume("Z") { return 0 }
+            let start = position
+            guard position < text.count, text[position] == "+" || text[position] == "-" else { return nil }
+            let sign = text[position] == "-" ? -1 : 1
+            position += 1
+            guard let hours = digits(1...2) else {
+                position = start
+                return nil
+            }
+            var minutes = 0
+            if consume(":") {
+                guard let given = digits(2...2) else { return nil }
+                minutes = given
+            } else if let given = digits(2...2) {
+                minutes = given
+            }
+            return sign * (hours * 60 + minutes)
         }
     }
 

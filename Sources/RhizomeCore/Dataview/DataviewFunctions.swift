@@ -379,6 +379,7 @@ public enum DataviewFunctions {
             .string(DataviewText.plain(try one(arguments, context)))
         },
         "date": { arguments, context throws(DataviewError) in
+            if arguments.count == 2 { return try dateFromFormat(arguments[0], arguments[1], context) }
             let value = try one(arguments, context)
             switch value {
             case .date: return value
@@ -435,6 +436,26 @@ public enum DataviewFunctions {
     ]
 
     // MARK: Helpers
+
+    /// `date(text, format)`: Luxon's `fromFormat`, mapped over a list of texts; text that does not match
+    /// fails the row, as in Dataview.
+    private static func dateFromFormat(_ text: DataviewValue, _ format: DataviewValue, _ context: CallContext) throws(DataviewError) -> DataviewValue {
+        switch (text, format) {
+        case (.list(let items), _):
+            var dates: [DataviewValue] = []
+            for item in items { dates.append(try dateFromFormat(item, format, context)) }
+            return .list(dates)
+        case (.null, _), (_, .null):
+            return .null
+        case (.string(let given), .string(let pattern)):
+            guard let date = DataviewDateFormat.parse(given, format: pattern, now: context.evaluator.now) else {
+                throw .evaluation(message: "date(\"\(given)\", \"\(pattern)\"): the text does not match the format, or names no real date")
+            }
+            return .date(date)
+        default:
+            throw context.failure([text, format])
+        }
+    }
 
     private static func one(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
         guard arguments.count == 1 else {
