@@ -77,6 +77,31 @@ import RhizomeTestSupport
         ])
     }
 
+    @Test func groupedTasksHaveAHeadingPerKeyWithItsCount() throws {
+        defer { cli.cleanUp() }
+        let grouped = #"TASK FROM "Daily" WHERE !completed GROUP BY file.name LIMIT 2"#
+        let text = query(grouped)
+        #expect(text.status == 0, "\(text.error)")
+        #expect(text.output == """
+            2026-11-16 (2)
+            - [ ] Write the [[Onboarding guide#Setup]] section for new contributors  (Daily/2026-11-16.md:20)
+            - [ ] Book the train to Lisbon for the offsite  (Daily/2026-11-16.md:21)
+
+            2026-11-17 (1)
+            - [ ] Ask Fernhill who owns the rounding rule  (Daily/2026-11-17.md:18)
+            (3 tasks)
+
+            """)
+        let markdown = query(grouped, "--markdown")
+        #expect(markdown.output.hasPrefix("## 2026-11-16 (2)\n- [ ] Write the [[Onboarding guide#Setup]] section"), "\(markdown.output)")
+        #expect(markdown.output.contains("\n\n## 2026-11-17 (1)\n- [ ] Ask Fernhill who owns the rounding rule"), "\(markdown.output)")
+        let json = try #require(AnyJSON.parse(query(grouped, "--json").output))
+        #expect(json["data"]["tasks"][2] == [
+            "path": "Daily/2026-11-17.md", "line": 18, "status": " ", "text": "Ask Fernhill who owns the rounding rule", "depth": 0,
+            "group": "2026-11-17",
+        ])
+    }
+
     @Test func csvQuotesFieldsWithCommasQuotesAndLineBreaks() throws {
         defer { cli.cleanUp() }
         let result = query(#"TABLE WITHOUT ID file.name, "say \"hi\", then go" AS quote, rating FROM "Reading" SORT file.name"#, "--csv")

@@ -11,9 +11,10 @@ enum DataviewOutput {
         switch result.kind {
         case .task:
             if result.tasks.isEmpty { return "(no tasks)" }
-            return result.tasks.map { task in
+            let lines = grouped(result.tasks, heading: { key, size in "\(DataviewText.terminal(key)) (\(size))" }) { task in
                 String(repeating: "    ", count: task.depth) + "- [\(task.status)] \(task.text)  (\(task.path):\(task.line))"
-            }.joined(separator: "\n") + "\n(\(count(result.tasks.count, "task")))"
+            }
+            return lines.joined(separator: "\n") + "\n(\(count(result.tasks.count, "task")))"
         case .list, .table:
             var table = TextTable(headers: result.columns)
             for row in result.rows { table.add(cells: cells(row).map(DataviewText.terminal)) }
@@ -28,7 +29,8 @@ enum DataviewOutput {
         switch result.kind {
         case .task:
             if result.tasks.isEmpty { return "Dataview: no results to show for task query." }
-            return result.tasks.map { task in
+            // A grouped result has a heading per key with its count, as Dataview's export has.
+            return grouped(result.tasks, heading: { key, size in "## \(DataviewText.markdown(key, inTable: false)) (\(size))" }) { task in
                 String(repeating: "    ", count: task.depth) + "- [\(task.status)] " + task.text.replacingOccurrences(of: "\n", with: " ")
             }.joined(separator: "\n")
         case .list:
@@ -46,6 +48,28 @@ enum DataviewOutput {
             let lines = result.rows.map { row in "| " + cells(row).map { DataviewText.markdown($0) }.joined(separator: " | ") + " |" }
             return ([header, rule] + lines).joined(separator: "\n")
         }
+    }
+
+    /// Lines for `tasks`, with a heading line before each group's first task when the query grouped.
+    private static func grouped(
+        _ tasks: [DataviewResult.Task], heading: (DataviewValue, Int) -> String, line: (DataviewResult.Task) -> String
+    ) -> [String] {
+        var lines: [String] = []
+        var index = 0
+        while index < tasks.count {
+            guard let key = tasks[index].group else {
+                lines.append(line(tasks[index]))
+                index += 1
+                continue
+            }
+            var end = index
+            while end < tasks.count, let next = tasks[end].group, DataviewValue.compare(next, key) == 0 { end += 1 }
+            if !lines.isEmpty { lines.append("") }
+            lines.append(heading(key, end - index))
+            lines += tasks[index..<end].map(line)
+            index = end
+        }
+        return lines
     }
 
     // MARK: CSV

@@ -20,6 +20,8 @@ public struct DataviewResult: Sendable {
         public var text: String
         /// Nesting depth under other tasks of the result (0 for a top-level one).
         public var depth: Int
+        /// The GROUP BY key of the task's group, when the query groups.
+        public var group: DataviewValue? = nil
     }
 
     public var kind: Kind
@@ -74,6 +76,8 @@ public struct DataviewJSONPayload: Encodable, Sendable {
         var status: String
         var text: String
         var depth: Int
+        /// The GROUP BY key (absent when the query does not group).
+        var group: JSONValue?
     }
     public struct Plan: Encodable, Sendable {
         var sql: String
@@ -93,7 +97,9 @@ public struct DataviewJSONPayload: Encodable, Sendable {
         kind = result.kind.rawValue
         columns = result.columns
         rows = result.rows.map { row in ((row.id.map { [$0] } ?? []) + row.values).map(DataviewResult.json) }
-        tasks = result.tasks.map { .init(path: $0.path, line: $0.line, status: $0.status, text: $0.text, depth: $0.depth) }
+        tasks = result.tasks.map {
+            .init(path: $0.path, line: $0.line, status: $0.status, text: $0.text, depth: $0.depth, group: $0.group.map(DataviewResult.json))
+        }
         plan = explain ? .init(
             sql: result.plan.sql, pushedDown: result.plan.pushedDown, evaluatedInSwift: result.plan.evaluatedInSwift,
             candidatePages: result.candidatePages, droppedRows: result.droppedRows, droppedRowErrors: result.droppedRowErrors) : nil

@@ -277,13 +277,13 @@ struct DataviewRun {
         var inResult: [String: Int] = [:]  // "path:line" → depth
         var tasks: [DataviewResult.Task] = []
         // After GROUP BY the rows are groups: their tasks, group by group.
-        let taskRows = rows.flatMap { row -> [DataviewObject] in
+        let taskRows = rows.flatMap { row -> [(data: DataviewObject, group: DataviewValue?)] in
             if row.data["path"] == nil, case .list(let members)? = row.data["rows"] {
-                return members.compactMap { if case .object(let task) = $0 { task } else { nil } }
+                return members.compactMap { if case .object(let task) = $0 { (task, row.id) } else { nil } }
             }
-            return [row.data]
+            return [(row.data, nil)]
         }
-        for data in taskRows {
+        for (data, group) in taskRows {
             guard case .string(let path)? = data["path"], case .number(let line)? = data["line"] else { continue }
             var depth = 0
             if case .number(let parent)? = data["parent"], let parentDepth = inResult["\(path):\(Int(parent))"] {
@@ -294,7 +294,7 @@ struct DataviewRun {
             if case .string(let given)? = data["status"] { status = given } else { status = " " }
             let text: String
             if case .string(let given)? = data["text"] { text = given } else { text = "" }
-            tasks.append(.init(path: path, line: Int(line) + 1, status: status, text: text, depth: depth))
+            tasks.append(.init(path: path, line: Int(line) + 1, status: status, text: text, depth: depth, group: group))
         }
         return tasks
     }
