@@ -12,29 +12,45 @@ public enum DataviewDateFormat {
     static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
     public static func format(_ date: DataviewDate, _ pattern: String) -> String {
-        let characters = Array(pattern)
         var output = ""
+        for part in parts(of: pattern) {
+            switch part {
+            case .literal(let text): output += text
+            case .token(let letter, let count): output += token(letter, count: count, date)
+            }
+        }
+        return output
+    }
+
+    /// A format's pieces: runs of one ASCII letter are tokens (`yyyy`), quoted text (`'T'`, `''` for a
+    /// quote) and every other character are literal.
+    private enum Part {
+        case literal(String)
+        case token(Character, count: Int)
+    }
+
+    private static func parts(of pattern: String) -> [Part] {
+        let characters = Array(pattern)
+        var parts: [Part] = []
         var index = 0
         while index < characters.count {
             let character = characters[index]
             if character == "'" {
                 var end = index + 1
                 while end < characters.count, characters[end] != "'" { end += 1 }
-                output += end == index + 1 ? "'" : String(characters[(index + 1)..<end])
+                parts.append(.literal(end == index + 1 ? "'" : String(characters[(index + 1)..<min(end, characters.count)])))
                 index = end + 1
-                continue
-            }
-            guard character.isLetter, character.isASCII else {
-                output.append(character)
+            } else if character.isLetter, character.isASCII {
+                var runEnd = index
+                while runEnd < characters.count, characters[runEnd] == character { runEnd += 1 }
+                parts.append(.token(character, count: runEnd - index))
+                index = runEnd
+            } else {
+                parts.append(.literal(String(character)))
                 index += 1
-                continue
             }
-            var runEnd = index
-            while runEnd < characters.count, characters[runEnd] == character { runEnd += 1 }
-            output += token(character, count: runEnd - index, date)
-            index = runEnd
         }
-        return output
+        return parts
     }
 
     private static func token(_ letter: Character, count: Int, _ date: DataviewDate) -> String {
@@ -92,33 +108,25 @@ public enum DataviewDateFormat {
         if pattern == "x" || pattern == "X" { return epoch(text, unitMilliseconds: pattern == "x" ? 1 : 1000) }
         var reader = FormatReader(text: Array(text.unicodeScalars))
         var fields = ParsedFields()
-        let characters = Array(pattern)
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            if character == "'" {
-                var end = index + 1
-                while end < characters.count, characters[end] != "'" { end += 1 }
-                let literal = end == index + 1 ? "'" : String(characters[(index + 1)..<end])
+        for part in parts(of: pattern) {
+            switch part {
+            case .literal(let literal):
                 guard reader.consume(literal) else { return nil }
-                index = end + 1
-                continue
+            case .token(let letter, let count):
+                guard read(letter, count: count, into: &fields, from: &reader) else { return nil }
             }
-            guard character.isLetter, character.isASCII else {
-                guard reader.consume(String(character)) else { return nil }
-                index += 1
-                continue
-            }
-            var runEnd = index
-            while runEnd < characters.count, characters[runEnd] == character { runEnd += 1 }
-            guard read(character, count: runEnd - index, into: &fields, from: &reader) else { return nil }
-            index = runEnd
         }
         guard reader.isAtEnd else { return nil }
         return fields.date(now: now)
     }
 
     private static func read(_ letter: Character, count: Int, into fields: inout ParsedFields, from reader: inout FormatReader) -> Bool {
+        /// A number of `digits` digits into `field`, if it is `within` the range.
+        func number(_ digits: ClosedRange<Int>, _ field: WritableKeyPath<ParsedFields, Int?>, within range: ClosedRange<Int>? = nil) -> Bool {
+            guard let value = reader.digits(digits), range?.contains(value) ?? true else { return false }
+            fields[keyPath: field] = value
+            return true
+        }
         switch (letter, count) {
         case ("y", 2):
             let start = reader.position
@@ -131,48 +139,28 @@ public enum DataviewDateFormat {
         case ("y", 5...):
             guard let year = reader.digits(4...6) else { return false }
             fields.year = year
-        case ("y", _):
-            guard let year = reader.digits(1...6) else { return false }
-            fields.year = year
-        case ("M", 1...2), ("L", 1...2):
-            guard let month = reader.digits(count...2) else { return false }
-            fields.month = month
+        case ("y", _): return number(1...6, \.year)
+        case ("M", 1...2), ("L", 1...2): return number(count...2, \.month)
         case ("M", _), ("L", _):
             guard let month = reader.name(in: monthNames, abbreviated: count == 3) else { return false }
             fields.month = month + 1
-        case ("d", _):
-            guard let day = reader.digits(min(count, 2)...2) else { return false }
-            fields.day = day
-        case ("o", _):
-            guard let day = reader.digits(min(count, 3)...3) else { return false }
-            fields.dayOfYear = day
+        case ("d", _): return number(min(count, 2)...2, \.day)
+        case ("o", _): return number(min(count, 3)...3, \.dayOfYear)
         case ("E", 3...), ("c", 3...):
             guard let weekday = reader.name(in: weekdayNames, abbreviated: count == 3) else { return false }
             fields.weekday = weekday + 1
-        case ("E", _), ("c", _):
-            guard let weekday = reader.digits(1...1), (1...7).contains(weekday) else { return false }
-            fields.weekday = weekday
-        case ("H", _):
-            guard let hour = reader.digits(min(count, 2)...2) else { return false }
-            fields.hour = hour
-        case ("h", _):
-            guard let hour = reader.digits(min(count, 2)...2), (1...12).contains(hour) else { return false }
-            fields.hour12 = hour
+        case ("E", _), ("c", _): return number(1...1, \.weekday, within: 1...7)
+        case ("H", _): return number(min(count, 2)...2, \.hour)
+        case ("h", _): return number(min(count, 2)...2, \.hour12, within: 1...12)
         case ("a", _):
             if reader.consume("AM", ignoringCase: true) { fields.isPM = false } else if reader.consume("PM", ignoringCase: true) {
                 fields.isPM = true
             } else {
                 return false
             }
-        case ("m", _):
-            guard let minute = reader.digits(min(count, 2)...2) else { return false }
-            fields.minute = minute
-        case ("s", _):
-            guard let second = reader.digits(min(count, 2)...2) else { return false }
-            fields.second = second
-        case ("S", _):
-            guard let millisecond = reader.digits(count == 3 ? 3...3 : 1...3) else { return false }
-            fields.millisecond = millisecond
+        case ("m", _): return number(min(count, 2)...2, \.minute)
+        case ("s", _): return number(min(count, 2)...2, \.second)
+        case ("S", _): return number(count == 3 ? 3...3 : 1...3, \.millisecond)
         case ("Z", _):
             guard let offset = reader.offset() else { return false }
             fields.offsetMinutes = offset
