@@ -68,6 +68,34 @@ import RhizomeTestSupport
         #expect(lists.textRows == [["3"]])
     }
 
+    @Test func `thousands of pages are built on several threads in their order`() throws {
+        // Past 2,000 candidates pages are built in chunks on every core; nothing about the result may show it.
+        let count = 2_100
+        let vault = try TemporaryVault()
+        for number in 0..<count {
+            try vault.write(String(format: "Notes/%04d.md", number), """
+                ---
+                n: \(number)
+                kind: k\(number % 3)
+                related: "[[\(String(format: "%04d", (number + 1) % count))]]"
+                ---
+                Part of #bulk.
+                weight:: \(number % 7)
+                """)
+        }
+        let notes = try DataviewVault(indexing: vault)
+        let groups = try notes.rows("TABLE length(rows) AS notes, sum(rows.n) AS total, sum(rows.weight) AS weight GROUP BY kind")
+        let expected = (0..<3).map { kind -> [String] in
+            let members = (0..<count).filter { $0 % 3 == kind }
+            return ["k\(kind)", "\(members.count)", "\(members.reduce(0, +))", "\(members.map { $0 % 7 }.reduce(0, +))"]
+        }
+        #expect(groups == expected)
+        // Every page in the order the SQL gave it (by path), each with its own fields and resolved link.
+        let all = try notes.run("TABLE WITHOUT ID n, related.n AS next FROM #bulk")
+        #expect(all.rows.count == count)
+        #expect(all.textRows == (0..<count).map { ["\($0)", "\(($0 + 1) % count)"] })
+    }
+
     @Test func `file day comes from a date field the query never names`() throws {
         let vault = try Self.namingVault()
         #expect(try vault.rows("TABLE WITHOUT ID file.name, file.day SORT file.name") == [["A", "-"], ["B", "2026-11-02"]])
