@@ -58,12 +58,11 @@ final class DataviewPages: @unchecked Sendable {
         guard !ids.isEmpty else { return [] }
         let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let inIDs = "IN (SELECT value FROM json_each(?))"
+        let wanted = Wanted(needs)
         var bases: [Int64: Base] = [:]
         // Text columns only when needed: reading them is most of this statement's time.
-        let wantsName = needs.wants("name") || needs.wants("day"), wantsFolder = needs.wants("folder"), wantsExt = needs.wants("ext")
-        let wantsJSON = needs.fields || needs.wants("frontmatter") || needs.wants("day")
-        let columns = "id, path, size, mtime_ns" + (wantsName ? ", name" : ", NULL") + (wantsFolder ? ", folder" : ", NULL")
-            + (wantsExt ? ", extension" : ", NULL") + (wantsJSON ? ", frontmatter_json" : ", NULL")
+        let columns = "id, path, size, mtime_ns" + (wanted.name || wanted.day ? ", name" : ", NULL") + (wanted.folder ? ", folder" : ", NULL")
+            + (wanted.ext ? ", extension" : ", NULL") + (wanted.fields || wanted.frontmatter ? ", frontmatter_json" : ", NULL")
         // Many candidates close together (a query over most of the vault) are read by a range scan
         // that skips the others: cheaper than looking each one up.
         let lowest = ids.min()!, highest = ids.max()!
@@ -82,7 +81,7 @@ final class DataviewPages: @unchecked Sendable {
         base.reset()
 
         var inlineFields: [Int64: [(key: String, value: String)]] = [:]
-        if needs.fields || needs.wants("day") {
+        if wanted.fields {
             // Fields of task items belong to the task, not the page (Dataview's rule).
             let statement = try store.connection.prepare("""
                 SELECT i.file_id, i.key, i.value FROM inline_field i WHERE i.file_id \(inIDs)
@@ -92,21 +91,20 @@ final class DataviewPages: @unchecked Sendable {
             while try statement.step() { inlineFields[statement.int(0), default: []].append((statement.text(1), statement.text(2))) }
             statement.reset()
         }
-        let tags = needs.wants("tags") || needs.wants("etags")
+        let tags = wanted.tags || wanted.etags
             ? try grouped("SELECT file_id, name FROM tag WHERE file_id \(inIDs) ORDER BY file_id, from_frontmatter, ordinal", idList) : [:]
-        let aliases = needs.wants("aliases")
+        let aliases = wanted.aliases
             ? try grouped("SELECT file_id, alias FROM alias WHERE file_id \(inIDs) ORDER BY file_id, ordinal", idList) : [:]
-        let outlinks = needs.wants("outlinks") ? try grouped("""
+        let outlinks = wanted.outlinks ? try grouped("""
             SELECT l.source_id, coalesce(t.path, l.link_path) FROM link l LEFT JOIN file t ON t.id = l.target_id
             WHERE l.source_id \(inIDs) AND l.via_reference = 0 ORDER BY l.source_id, l.ordinal
             """, idList) : [:]
-        let inlinks = needs.wants("inlinks") ? try grouped("""
+        let inlinks = wanted.inlinks ? try grouped("""
             SELECT l.target_id, s.path FROM link l JOIN file s ON s.id = l.source_id
             WHERE l.target_id \(inIDs) AND l.via_reference = 0 AND s.kind = 'note' ORDER BY l.target_id, s.path
             """, idList) : [:]
 
-        let wanted = Wanted(needs)
-        let parsesWhole = needs.wants("frontmatter") || needs.fieldNames == nil
+        let parsesWhole = wanted.frontmatter || needs.fieldNames == nil
         let tables = Tables(bases: bases, inlineFields: inlineFields, tags: tags, aliases: aliases, outlinks: outlinks, inlinks: inlinks)
         // Large sets are built on every core: a page takes a couple of microseconds.
         let workers = ids.count >= 2_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) : 1
