@@ -194,7 +194,10 @@ final class WatchedVault: @unchecked Sendable {
         #expect(rebuilt != before, "the change should be visible in the index", sourceLocation: sourceLocation)
         var watched = try pollUntilEqual(rebuilt, timeout: timeout)
         if watched == rebuilt {
-            // Caught up: a later batch must not undo it, and the batches must end.
+            // Caught up. The batch that did it commits before the watcher logs it: wait for that entry,
+            // else the wait for quiet below can end in the gap, measured from an older event.
+            waitForEvents(timeout: 3) { events in events.dropFirst(start).contains { if case .batch = $0 { true } else { false } } }
+            // A later batch must not undo it, and the batches must end.
             let quietened = waitUntilQuiet()
             #expect(quietened, "the watcher never went quiet after the change: \(describe(batches(since: start).suffix(5)))",
                     sourceLocation: sourceLocation)
