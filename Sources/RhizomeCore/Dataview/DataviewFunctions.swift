@@ -91,8 +91,26 @@ public enum DataviewFunctions {
 
     /// JavaScript's `includes`: `part` occurs in `text` code unit for code unit (no Unicode equivalence,
     /// unlike Foundation's `contains`). UTF-8 bytes match exactly where UTF-16 code units do.
+    /// (A first-byte scan with memcmp: the standard library's generic `firstRange(of:)` made a query
+    /// testing `contains(file.tags, …)` on 2,317 pages 25% slower.)
     static func includes(_ text: String, _ part: String) -> Bool {
-        text.utf8.firstRange(of: part.utf8) != nil
+        var text = text, part = part
+        return text.withUTF8 { haystack in
+            part.withUTF8 { needle in
+                guard let first = needle.first else { return true }
+                guard needle.count <= haystack.count else { return false }
+                var start = 0
+                let last = haystack.count - needle.count
+                while start <= last {
+                    guard let found = haystack[start...last].firstIndex(of: first) else { return false }
+                    if needle.count == 1 || memcmp(haystack.baseAddress! + found + 1, needle.baseAddress! + 1, needle.count - 1) == 0 {
+                        return true
+                    }
+                    start = found + 1
+                }
+                return false
+            }
+        }
     }
 
     /// The contains family: two arguments, mapped over a list of needles as Dataview does.
