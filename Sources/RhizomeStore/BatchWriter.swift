@@ -57,7 +57,9 @@ final class BatchWriter {
     }
 
     /// Replaces everything stored about one file with `note`.
-    func write(_ note: ParsedNote, targets: [LinkResolver<Int64>.Resolution], job: Indexer.ParseJob, hash: String?) throws(StoreError) {
+    func write(
+        _ note: ParsedNote, targets: [LinkResolver<Int64>.Resolution], forms: StoredForms, job: Indexer.ParseJob, hash: String?
+    ) throws(StoreError) {
         let id = job.id
         let path = job.file.path
         if !job.isNew { try clear(id) }
@@ -78,13 +80,13 @@ final class BatchWriter {
             statement.bind(12, link.isMarkdownSyntax ? 1 : 0)
             try statement.execute()
         }
-        for (ordinal, tag) in note.tags.enumerated() {
+        for (ordinal, (tag, key)) in zip(note.tags, forms.tagKeys).enumerated() {
             let statement = insertTag
             statement.reset()
             statement.bind(1, id)
             statement.bind(2, ordinal)
             statement.bind(3, tag.name)
-            statement.bind(4, TagSyntax.key(tag.name))
+            statement.bind(4, key)
             statement.bind(5, tag.isFromFrontmatter ? 1 : 0)
             statement.bind(6, tag.line)
             statement.bind(7, tag.column)
@@ -119,13 +121,13 @@ final class BatchWriter {
             statement.bind(5, task.line)
             try statement.execute()
         }
-        for (ordinal, field) in note.inlineFields.enumerated() {
+        for (ordinal, (field, key)) in zip(note.inlineFields, forms.inlineFieldKeys).enumerated() {
             let statement = insertInlineField
             statement.reset()
             statement.bind(1, id)
             statement.bind(2, ordinal)
             statement.bind(3, field.key)
-            statement.bind(4, DataviewKey.canonicalKey(field.key))
+            statement.bind(4, key)
             statement.bind(5, field.value)
             statement.bind(6, field.syntax.rawValue)
             statement.bind(7, field.line)
@@ -135,17 +137,15 @@ final class BatchWriter {
         for (ordinal, alias) in note.aliases.enumerated() {
             try insertAlias.bind(.integer(id), .integer(Int64(ordinal)), .text(alias)).run()
         }
-        var frontmatterJSON: String? = nil
         if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
-            frontmatterJSON = JSONText.encode(frontmatter.entries)
-            for (ordinal, entry) in frontmatter.entries.enumerated() {
+            for (ordinal, (entry, valueJSON)) in zip(frontmatter.entries, forms.propertyValues).enumerated() {
                 let statement = insertProperty
                 statement.reset()
                 statement.bind(1, id)
                 statement.bind(2, ordinal)
                 statement.bind(3, entry.key)
                 statement.bind(4, entry.value.value.typeName)
-                statement.bind(5, JSONText.encode(entry.value.value))
+                statement.bind(5, valueJSON)
                 statement.bind(6, entry.keyLine)
                 statement.bind(7, entry.keyColumn)
                 try statement.execute()
@@ -160,7 +160,7 @@ final class BatchWriter {
         }
         try updateFile.bind(
             .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite,
-            frontmatterJSON.sqlite, .integer(id)
+            forms.frontmatterJSON.sqlite, .integer(id)
         ).run()
     }
 
@@ -211,5 +211,27 @@ final class BatchWriter {
     private func clear(_ id: Int64) throws(StoreError) {
         for statement in deleteChildren { try statement.bind(.integer(id)).run() }
         try deleteFullText.bind(.integer(id)).run()
+    }
+}
+
+/// What the writer stores for a note that can be worked out before it: the frontmatter and each
+/// property's value as JSON, and the lookup keys of tags and inline fields. Made on the parse workers,
+/// so that the single writer only binds values.
+struct StoredForms: Sendable {
+    var frontmatterJSON: String?
+    /// Each frontmatter entry's value as JSON, in order (empty without valid frontmatter).
+    var propertyValues: [String] = []
+    var tagKeys: [String] = []
+    var inlineFieldKeys: [String] = []
+
+    init() {}
+
+    init(_ note: ParsedNote) {
+        if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
+            frontmatterJSON = JSONText.encode(frontmatter.entries)
+            propertyValues = frontmatter.entries.map { JSONText.encode($0.value.value) }
+        }
+        tagKeys = note.tags.map { TagSyntax.key($0.name) }
+        inlineFieldKeys = note.inlineFields.map { DataviewKey.canonicalKey($0.key) }
     }
 }

@@ -266,8 +266,8 @@ public final class Indexer {
                 try connection.transaction {
                     for (job, outcome) in zip(batch, outcomes) {
                         switch outcome {
-                        case .parsed(let note, let targets, let hash):
-                            try writer.write(note, targets: targets, job: job, hash: hash)
+                        case .parsed(let note, let targets, let hash, let forms):
+                            try writer.write(note, targets: targets, forms: forms, job: job, hash: hash)
                             parsedIDs.insert(job.id)
                             report.findings += note.findings.filter { $0.code == .fileTooLarge || $0.code == .binaryFile }
                         case .sameContent(let hash):
@@ -326,7 +326,7 @@ public final class Indexer {
     }
 
     enum ParseOutcome: Sendable {
-        case parsed(ParsedNote, targets: [LinkResolver<Int64>.Resolution], hash: String?)
+        case parsed(ParsedNote, targets: [LinkResolver<Int64>.Resolution], hash: String?, forms: StoredForms)
         case sameContent(hash: String)
         case attachment
         case unreadable(Finding)
@@ -368,7 +368,7 @@ public final class Indexer {
                 code: .fileTooLarge, severity: .warning,
                 message: "the file is \(size) bytes, over the \(options.maxNoteBytes)-byte limit for notes; it is a node in the graph but its content is not indexed",
                 path: file.path, fix: "split the note into smaller notes")
-            return .parsed(emptyNote(finding), targets: [], hash: nil)
+            return .parsed(emptyNote(finding), targets: [], hash: nil, forms: StoredForms())
         case .failure(.unreadable(let reason, _)):
             return .unreadable(Finding(
                 code: .unreadableFile, severity: .error,
@@ -382,7 +382,7 @@ public final class Indexer {
                 code: .binaryFile, severity: .warning,
                 message: "the file contains NUL bytes, so it is treated as binary: a node in the graph, content not indexed",
                 path: file.path, fix: "if this is a note, remove the binary content or re-save it as UTF-8 text")
-            return .parsed(emptyNote(finding), targets: [], hash: hash)
+            return .parsed(emptyNote(finding), targets: [], hash: hash, forms: StoredForms())
         }
         var note = file.kind == .canvas
             ? CanvasParser.parse(bytes, path: file.path)
@@ -394,7 +394,7 @@ public final class Indexer {
         }
         // Prepared for the full-text index here, on the worker threads, not on the single writer.
         note.bodyText = note.bodyText.map(FullTextSegmenter.indexable)
-        return .parsed(note, targets: resolver.resolveAll(note.links, from: file.path), hash: hash)
+        return .parsed(note, targets: resolver.resolveAll(note.links, from: file.path), hash: hash, forms: StoredForms(note))
     }
 
     private static func emptyNote(_ finding: Finding) -> ParsedNote {
@@ -518,14 +518,14 @@ public final class Indexer {
     private func resolveAgainstCandidates(_ outcomes: [ParseOutcome], jobs: [ParseJob]) throws -> [ParseOutcome] {
         var keys = Set<String>()
         for (job, outcome) in zip(jobs, outcomes) {
-            guard case .parsed(let note, _, _) = outcome else { continue }
+            guard case .parsed(let note, _, _, _) = outcome else { continue }
             keys.insert(LinkResolver<Int64>.resolveKey(ofFilePath: job.file.path))
             for link in note.links { keys.insert(LinkResolver<Int64>.resolveKey(ofLinkPath: link.path)) }
         }
         let resolver = try store.resolver(forKeys: keys)
         return zip(jobs, outcomes).map { job, outcome in
-            guard case .parsed(let note, _, let hash) = outcome else { return outcome }
-            return .parsed(note, targets: resolver.resolveAll(note.links, from: job.file.path), hash: hash)
+            guard case .parsed(let note, _, let hash, let forms) = outcome else { return outcome }
+            return .parsed(note, targets: resolver.resolveAll(note.links, from: job.file.path), hash: hash, forms: forms)
         }
     }
 
