@@ -51,6 +51,8 @@ import RhizomeTestSupport
         let grouped = try vault.rows(#"TABLE WITHOUT ID rows GROUP BY "all""#)
         #expect(grouped.count == 1)
         #expect(grouped[0][0].contains("extra: kept") && grouped[0][0].contains("extra: 3"))
+        // `file` read by key is whole too.
+        #expect(try vault.rows(#"TABLE WITHOUT ID row["file"] FROM "A""#)[0][0].contains("name: A, folder: , path: A.md, ext: md"))
         // A computed key can name any field.
         #expect(try vault.rows(#"TABLE WITHOUT ID row[k] FROM "A" FLATTEN "ex" + "tra" AS k"#) == [["kept"]])
         // Counting rows needs no field of theirs, and still counts every page.
@@ -134,6 +136,8 @@ import RhizomeTestSupport
         #expect(DataviewNeeds(query: try DataviewParser.parse("TABLE rows GROUP BY type")).fieldNames == nil)
         #expect(DataviewNeeds(query: try DataviewParser.parse("TABLE rows GROUP BY type")).fileMembers == nil)
         #expect(DataviewNeeds(query: try DataviewParser.parse("TABLE file")).fileMembers == nil)
+        #expect(DataviewNeeds(query: try DataviewParser.parse(#"TABLE row["file"]"#)).fileMembers == nil)
+        #expect(DataviewNeeds(query: try DataviewParser.parse(#"TABLE row["file"]["name"]"#)).fileMembers == ["link", "file", "name"])
     }
 }
 

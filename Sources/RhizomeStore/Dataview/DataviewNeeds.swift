@@ -73,6 +73,7 @@ struct DataviewNeeds: Sendable {
                 if case .literal(.string(let key)) = index {
                     members.insert(key)
                     fieldNames.insert(key)
+                    if key == "file" && use != .memberBase { wholeFile = true }  // `row["file"]`
                 } else {
                     wholeFile = true
                     wholeRow = true
