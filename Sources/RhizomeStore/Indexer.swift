@@ -218,7 +218,9 @@ public final class Indexer {
                         .text(VaultPath.lowercasedExtension(of: file.path)), .text(file.kind.rawValue), .text(key), file.realPath.sqlite
                     ).run()
                     newIDs[file.path] = connection.lastInsertRowID
-                    try markPending.bind(.text(key)).run()
+                    // A first index resolves every link against all the files it has just inserted: nothing
+                    // written before could need re-resolving, even if the run is killed part-way.
+                    if !isColdIndex { try markPending.bind(.text(key)).run() }
                 }
                 if delta.scanFindingsChanged { try replaceScanFindings(delta.scanFindings) }
             }
