@@ -30,8 +30,7 @@ struct VaultSession {
         let indexer = Indexer(store: store, vaultRoot: vaultPath, options: indexOptions)
         let progress = ProgressLine(context: context, enabled: context.isTerminal && !options.json)
         let report = try indexer.run(progress: progress.update)
-        progress.finish()
-        if previousVault != vaultPath { try store.setIndexedVaultPath(vaultPath) }
+        progress.finish()  // the indexer records the vault's path itself
         return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: report)
     }
 
