@@ -24,15 +24,14 @@ struct BenchmarkRun {
         report("cold index, \(fullText ? "with" : "no") full text", cold, extra: "\(coldReport.links) links")
     }
 
-    func run() throws {
-        let generator = VaultGenerator(noteCount: noteCount)
-        let (vault, bytes) = try Self.prepareVault(generator, workRoot: workRoot)
-        print("\n== \(noteCount) notes (\(String(format: "%.1f", Double(bytes) / 1_000_000)) MB) ==")
+    /// Parsing and link resolution alone, one thread each, with no database.
+    func runParseOnly() throws {
+        let (vault, _) = try Self.prepareVault(VaultGenerator(noteCount: noteCount), workRoot: workRoot)
+        try measureParseAndResolve(scan: try VaultScanner(root: vault.path).scan())
+    }
 
-        let database = URL(fileURLWithPath: workRoot).appendingPathComponent("index-\(noteCount).sqlite").path
-
+    private func measureParseAndResolve(scan: VaultScan) throws {
         // Parsing alone, one thread: read every note and extract everything (no database).
-        let scan = try VaultScanner(root: vault.path).scan()
         var linksByNote: [(path: String, links: [LinkOccurrence])] = []
         let (parsedBytes, parseOnly) = try timed { () -> Int in
             var total = 0
@@ -50,8 +49,24 @@ struct BenchmarkRun {
             let resolver = LinkResolver<Int>(files: scan.files.enumerated().map { (path: $0.element.path, id: $0.offset) })
             return linksByNote.reduce(0) { $0 + resolver.resolveAll($1.links, from: $1.path).count }
         }
-        linksByNote = []
         report("resolve only, one thread", resolveOnly, extra: "\(resolvedCount) links")
+        // The same through one resolver session, as each of the indexer's parse workers does.
+        let (_, resolveSession) = try timed { () -> Int in
+            let session = LinkResolver<Int>.Session(LinkResolver<Int>(files: scan.files.enumerated().map { (path: $0.element.path, id: $0.offset) }))
+            return linksByNote.reduce(0) { $0 + session.resolveAll($1.links, from: $1.path).count }
+        }
+        linksByNote = []
+        report("resolve, one session, one thread", resolveSession)
+    }
+
+    func run() throws {
+        let generator = VaultGenerator(noteCount: noteCount)
+        let (vault, bytes) = try Self.prepareVault(generator, workRoot: workRoot)
+        print("\n== \(noteCount) notes (\(String(format: "%.1f", Double(bytes) / 1_000_000)) MB) ==")
+
+        let database = URL(fileURLWithPath: workRoot).appendingPathComponent("index-\(noteCount).sqlite").path
+
+        try measureParseAndResolve(scan: try VaultScanner(root: vault.path).scan())
 
         // Cold index without full text (links, tags, properties, headings, tasks…).
         removeDatabase(database)

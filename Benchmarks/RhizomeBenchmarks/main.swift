@@ -6,6 +6,7 @@
 ///     swift run -c release rhizome-benchmark --dataview 10000   # Dataview query latency
 ///     swift run -c release rhizome-benchmark --dataview 10000 --query 2   # one of its queries
 ///     swift run -c release rhizome-benchmark --cold 10000 [--full-text]   # one cold index, to profile
+///     swift run -c release rhizome-benchmark --parse 10000   # parsing and resolving alone, one thread, to profile
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -36,6 +37,17 @@ if let size = value(of: "--single-watch").flatMap(Int.init) {
 if let size = value(of: "--cold").flatMap(Int.init) {
     do {
         try BenchmarkRun(noteCount: size, workRoot: workRoot).runColdIndexOnly(fullText: arguments.contains("--full-text"))
+    } catch {
+        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+        exit(70)
+    }
+    exit(0)
+}
+
+// `--parse N`: what the parse workers do, on one thread, with no database (for profiling).
+if let size = value(of: "--parse").flatMap(Int.init) {
+    do {
+        try BenchmarkRun(noteCount: size, workRoot: workRoot).runParseOnly()
     } catch {
         FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
         exit(70)

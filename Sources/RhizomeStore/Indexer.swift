@@ -258,13 +258,15 @@ public final class Indexer {
             let batches = stride(from: 0, to: jobs.count, by: batchSize).map { Array(jobs[$0..<min($0 + batchSize, jobs.count)]) }
             // Parse batch k+1 on the worker threads while this thread writes batch k.
             let checker = schemas.checker
-            var upcoming = BackgroundParse(batches[0], resolver: resolver, checker: checker, options: options)
+            // One resolver session per worker, kept across batches: link paths recur from note to note.
+            let sessions = (0..<max(1, options.parallelism)).map { _ in LinkResolver<Int64>.Session(resolver) }
+            var upcoming = BackgroundParse(batches[0], sessions: sessions, checker: checker, options: options)
             var done = 0
             for (number, batch) in batches.enumerated() {
                 var outcomes = upcoming.wait()
                 phases.mark("parse (waiting)")
                 if isSmallChange { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch) }
-                if number + 1 < batches.count { upcoming = BackgroundParse(batches[number + 1], resolver: resolver, checker: checker, options: options) }
+                if number + 1 < batches.count { upcoming = BackgroundParse(batches[number + 1], sessions: sessions, checker: checker, options: options) }
                 try connection.transaction {
                     for (job, outcome) in zip(batch, outcomes) {
                         switch outcome {
@@ -340,10 +342,13 @@ public final class Indexer {
         private let box = Box()
         private let group = DispatchGroup()
 
-        init(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, checker: NoteChecker?, options: IndexOptions) {
+        /// `sessions`: one per worker (`options.parallelism`); a batch's workers use them one each.
+        init(_ jobs: [ParseJob], sessions: [LinkResolver<Int64>.Session], checker: NoteChecker?, options: IndexOptions) {
             let box = self.box
             DispatchQueue.global(qos: .userInitiated).async(group: group) {
-                box.outcomes = Indexer.parse(jobs, resolver: resolver, checker: checker, options: options)
+                box.outcomes = Indexer.parallelMap(jobs, workers: sessions.count) { worker, job in
+                    Indexer.parse(job, resolver: sessions[worker], checker: checker, options: options)
+                }
             }
         }
 
@@ -353,12 +358,7 @@ public final class Indexer {
         }
     }
 
-    /// Parses `jobs` on all cores; results are in the same order.
-    static func parse(_ jobs: [ParseJob], resolver: LinkResolver<Int64>, checker: NoteChecker?, options: IndexOptions) -> [ParseOutcome] {
-        parallelMap(jobs, workers: options.parallelism) { parse($0, resolver: resolver, checker: checker, options: options) }
-    }
-
-    static func parse(_ job: ParseJob, resolver: LinkResolver<Int64>, checker: NoteChecker?, options: IndexOptions) -> ParseOutcome {
+    static func parse(_ job: ParseJob, resolver: LinkResolver<Int64>.Session, checker: NoteChecker?, options: IndexOptions) -> ParseOutcome {
         let file = job.file
         guard file.kind.isParsed else { return .attachment }
         let bytes: [UInt8]
@@ -428,6 +428,11 @@ public final class Indexer {
 
     /// `transform` over `items` on `workers` threads (each takes every `workers`-th item); results in order.
     static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], workers: Int, _ transform: @Sendable (T) -> R) -> [R] {
+        parallelMap(items, workers: workers) { _, item in transform(item) }
+    }
+
+    /// `transform` also gets the number of the worker that runs it (below `workers`; one thread each).
+    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], workers: Int, _ transform: @Sendable (Int, T) -> R) -> [R] {
         let buffer = ResultBuffer<R>(pointer: .allocate(capacity: items.count))
         buffer.pointer.initialize(repeating: nil)
         defer {
@@ -439,7 +444,7 @@ public final class Indexer {
         DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
             var index = worker
             while index < items.count {
-                buffer.pointer[index] = transform(items[index])  // each slot is written by one thread only
+                buffer.pointer[index] = transform(worker, items[index])  // each slot is written by one thread only
                 index += workerCount
             }
         }

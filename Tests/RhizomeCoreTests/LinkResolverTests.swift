@@ -149,6 +149,29 @@ private func target(of linkPath: String, markdown: Bool = false, from source: St
         #expect(resolutions.map(\.target) == [1, 2, 4, 5, 3, nil, 1, 4, nil])
     }
 
+    @Test func `a session remembering resolutions across notes agrees with resolving each note afresh`() {
+        // Names in several folders (the source folder decides), case variants (the spelling decides), and
+        // relative markdown links (the folder decides): the memo must key on the folder exactly when it matters.
+        let files = ["Note.md", "A/Note.md", "B/Note.md", "A/Sub/Note.md", "A/Source.md", "B/Source.md", "Other.md",
+                     "b/other.md", "C/Plan.md", "D/Plan.md", "Images/pic.png", "A/été.md", "Deep/x/Unique.md"]
+        let resolver = resolver(files)
+        let session = LinkResolver<Int>.Session(resolver)
+        let text = "[[Note]] [x](Note.md) [y](./Note.md) [z](../Note.md) [[Other]] [[other]] [[Plan]] [[C/Plan]] ![[pic.png]] "
+            + "[[#Top]] [[Missing]] [[ÉTÉ]] [[Unique]] [[x/Unique]] [w](Sub/Note.md) [[Note.md]] [v](<Other.md>)"
+        let links = MarkdownScanner.scan(text).links
+        let sources = ["A/Source.md", "B/Source.md", "Source.md", "C/Sub/Deep.md", "A/Sub/Note.md", "D/Plan.md", "b/x.md", "B/y.md"]
+        // Every source twice, interleaved, so that later notes hit what earlier ones left in the memo.
+        for source in sources + sources.reversed() {
+            let remembered = session.resolveAll(links, from: source)
+            let afresh = resolver.resolveAll(links, from: source)
+            #expect(remembered.map(\.target) == afresh.map(\.target), "from \(source)")
+            #expect(remembered.map(\.key) == afresh.map(\.key), "from \(source)")
+            for (link, resolution) in zip(links, remembered) {
+                #expect(resolution.target == resolver.resolve(link, from: source)?.id, "\(link.path) from \(source)")
+            }
+        }
+    }
+
     @Test func `a file inserted later resolves links`() {
         var resolver = LinkResolver<Int>(files: [(path: "A.md", id: 1)])
         #expect(resolver.resolve(linkPath: "New", from: "A.md") == nil)

@@ -49,7 +49,26 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
     /// Resolves all links of one note (faster than one by one: the source folder is computed once and
     /// repeated link paths are resolved once).
     public func resolveAll(_ links: [LinkOccurrence], from sourcePath: String) -> [Resolution] {
-        table.resolveAll(links, from: sourcePath).map { Resolution(target: $0.index.map { ids[$0] }, key: $0.key) }
+        var memo = FileTable.Memo()
+        return resolveAll(links, from: sourcePath, memo: &memo)
+    }
+
+    /// A resolver that remembers what it resolved, for one thread resolving the links of many notes (a
+    /// first index): the same link paths recur from note to note, and most resolve the same way from any
+    /// folder. Use one session per thread; results equal `resolveAll`'s.
+    public final class Session: @unchecked Sendable {
+        private let resolver: LinkResolver
+        private var memo = FileTable.Memo()
+
+        public init(_ resolver: LinkResolver) { self.resolver = resolver }
+
+        public func resolveAll(_ links: [LinkOccurrence], from sourcePath: String) -> [Resolution] {
+            resolver.resolveAll(links, from: sourcePath, memo: &memo)
+        }
+    }
+
+    private func resolveAll(_ links: [LinkOccurrence], from sourcePath: String, memo: inout FileTable.Memo) -> [Resolution] {
+        table.resolveAll(links, from: sourcePath, memo: &memo).map { Resolution(target: $0.index.map { ids[$0] }, key: $0.key) }
     }
 
     /// Resolves a link path as written in a note at `sourcePath` (use `""` for the vault root).
@@ -111,28 +130,75 @@ private struct FileTable: Sendable {
         }
     }
 
-    func resolveAll(_ links: [LinkOccurrence], from sourcePath: String) -> [(index: Int?, key: String)] {
-        let source = Source(path: sourcePath)
-        var memo: [String: (index: Int?, key: String)] = [:]
-        var markdownMemo: [String: (index: Int?, key: String)] = [:]  // resolved relative first
+    /// Resolutions already worked out, by link path: those that hold from any folder, and, for link paths
+    /// whose resolution depends on the source's folder, those per folder.
+    struct Memo {
+        struct Key: Hashable {
+            var path: String
+            var isMarkdownSyntax: Bool
+            /// nil: the entry holds from any folder, or says that the path depends on the folder.
+            var folder: String?
+        }
+
+        struct Entry {
+            var index: Int?
+            var key: String
+            var dependsOnFolder: Bool
+        }
+
+        var entries: [Key: Entry] = [:]
+    }
+
+    func resolveAll(_ links: [LinkOccurrence], from sourcePath: String, memo: inout Memo) -> [(index: Int?, key: String)] {
+        var source: Source? = nil
+        let folder = VaultPath.folder(of: sourcePath)
         return links.map { link in
-            if let known = link.isMarkdownSyntax ? markdownMemo[link.path] : memo[link.path] { return known }
+            // `[[#Heading]]`: the note itself (its key is empty).
+            if link.path.isEmpty {
+                let resolvedSource = source ?? Source(path: sourcePath)
+                source = resolvedSource
+                return (resolve(normalizedPath: "", relativeFirst: false, source: resolvedSource), "")
+            }
+            let anyFolder = Memo.Key(path: link.path, isMarkdownSyntax: link.isMarkdownSyntax, folder: nil)
+            var folderKey: Memo.Key? = nil
+            if let known = memo.entries[anyFolder] {
+                guard known.dependsOnFolder else { return (known.index, known.key) }
+                let key = Memo.Key(path: link.path, isMarkdownSyntax: link.isMarkdownSyntax, folder: folder)
+                if let here = memo.entries[key] { return (here.index, here.key) }
+                folderKey = key
+            }
+            let resolvedSource = source ?? Source(path: sourcePath)
+            source = resolvedSource
             let key = Self.resolveKey(ofLinkPath: link.path)
             // Only a file sharing the link's key can be its target (incremental indexing relies on the
-            // same fact), so most unresolved links stop here. `[[#Heading]]` (no path) is its own note.
+            // same fact), so most unresolved links stop here.
             let candidates = indexesByResolveKey[key]
             // An ASCII path's normalized key has the same resolve key (bytes: no case or NFC subtleties).
             let isASCII = link.path.utf8.allSatisfy { $0 < 0x80 }
-            let index = link.path.isEmpty || candidates != nil
-                ? resolve(normalizedPath: link.path, relativeFirst: link.isMarkdownSyntax, source: source, candidates: isASCII ? candidates : nil)
-                : nil
-            if link.isMarkdownSyntax { markdownMemo[link.path] = (index, key) } else { memo[link.path] = (index, key) }
+            var dependsOnFolder = false
+            let index = candidates == nil ? nil : resolve(
+                normalizedPath: link.path, relativeFirst: link.isMarkdownSyntax, source: resolvedSource,
+                candidates: isASCII ? candidates : nil, dependsOnFolder: &dependsOnFolder)
+            let entry = Memo.Entry(index: index, key: key, dependsOnFolder: dependsOnFolder)
+            if dependsOnFolder {
+                memo.entries[anyFolder] = entry
+                memo.entries[folderKey ?? Memo.Key(path: link.path, isMarkdownSyntax: link.isMarkdownSyntax, folder: folder)] = entry
+            } else {
+                memo.entries[anyFolder] = entry
+            }
             return (index, key)
         }
     }
 
     /// `candidates`: the files sharing the link's resolve key, when the caller knows them.
     func resolve(normalizedPath: String, relativeFirst: Bool, source: Source, candidates: [Int]? = nil) -> Int? {
+        var dependsOnFolder = false
+        return resolve(normalizedPath: normalizedPath, relativeFirst: relativeFirst, source: source, candidates: candidates, dependsOnFolder: &dependsOnFolder)
+    }
+
+    /// `dependsOnFolder` is set when the source's folder took part: a relative path, or a choice among
+    /// several files of one name.
+    func resolve(normalizedPath: String, relativeFirst: Bool, source: Source, candidates: [Int]?, dependsOnFolder: inout Bool) -> Int? {
         if normalizedPath.isEmpty { return exactPath(UnicodeNormalization.matchKey(source.path), preferring: source.path) }
         // A path ending in `/`, `.` or `..` names a folder, never a file.
         guard !normalizedPath.hasSuffix("/"), !normalizedPath.hasSuffix("/.."), !normalizedPath.hasSuffix("/."),
@@ -141,6 +207,7 @@ private struct FileTable: Sendable {
         while path.hasPrefix("/") { path.removeFirst() }
         let isRelative = path.hasPrefix("./") || path.hasPrefix("../")
         if relativeFirst || isRelative {
+            dependsOnFolder = true
             let joined = source.folder.isEmpty ? path : source.folder + "/" + path
             if let normalized = VaultPath.normalize(joined), let hit = exactPathOrNote(normalized) { return hit }
         }
@@ -148,8 +215,8 @@ private struct FileTable: Sendable {
         guard let normalized = needsNormalizing ? VaultPath.normalize(path) : path, !normalized.isEmpty else { return nil }
         let key = UnicodeNormalization.matchKey(normalized)
         if let hit = exactPath(key, preferring: normalized) ?? exactNotePath(key, preferring: normalized) { return hit }
-        return best(among: key, sourceFolderKey: source.folderKey, candidates: candidates)
-            ?? best(among: key + ".md", sourceFolderKey: source.folderKey, candidates: candidates)
+        return best(among: key, sourceFolderKey: source.folderKey, candidates: candidates, dependsOnFolder: &dependsOnFolder)
+            ?? best(among: key + ".md", sourceFolderKey: source.folderKey, candidates: candidates, dependsOnFolder: &dependsOnFolder)
     }
 
     static func resolveKey(ofFilePath path: String) -> String {
@@ -225,7 +292,7 @@ private struct FileTable: Sendable {
 
     /// Among files whose name (or, for a path with folders, whose path suffix) equals `key`: the one in
     /// the source's own folder, else the shortest path, else the first in byte order.
-    private func best(among key: String, sourceFolderKey: String, candidates: [Int]?) -> Int? {
+    private func best(among key: String, sourceFolderKey: String, candidates: [Int]?, dependsOnFolder: inout Bool) -> Int? {
         guard let indexes = candidates ?? indexesByResolveKey[Self.resolveKey(ofLinkPath: key)] else { return nil }
         let hasFolder = key.utf8.contains(UInt8(ascii: "/"))
         let suffix = hasFolder ? "/" + key : ""
@@ -239,6 +306,7 @@ private struct FileTable: Sendable {
             let inSourceFolder = file.folderKey == sourceFolderKey
             let length = file.pathLength
             if let current = chosen {
+                dependsOnFolder = true  // more than one file of this name: the source's folder may decide
                 if chosenInSourceFolder && !inSourceFolder { continue }
                 if inSourceFolder == chosenInSourceFolder {
                     if length > chosenLength { continue }
