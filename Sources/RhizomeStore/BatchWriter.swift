@@ -14,26 +14,28 @@ final class BatchWriter {
     init(connection: SQLiteConnection, fullText: Bool) throws(StoreError) {
         self.connection = connection
         self.fullText = fullText
+        // A file's rows in the per-file tables are one range of ids (`FileRows`); `finding` stays last:
+        // recordUnreadable clears only it.
         var deletes: [SQLiteStatement] = []
-        for table in ["link WHERE source_id", "tag WHERE file_id", "heading WHERE file_id", "block WHERE file_id", "task WHERE file_id",
-                      "alias WHERE file_id", "property WHERE file_id", "inline_field WHERE file_id", "note_type WHERE file_id",
-                      "reference_value WHERE file_id", "finding WHERE file_id"] {  // `finding` stays last: recordUnreadable clears only it
-            deletes.append(try connection.prepare("DELETE FROM \(table) = ?"))
+        for (table, _) in IndexSchema.fileRowTables {
+            deletes.append(try connection.prepare("DELETE FROM \(table) WHERE id BETWEEN ? AND ?"))
         }
+        deletes.append(try connection.prepare("DELETE FROM note_type WHERE file_id = ?"))
+        deletes.append(try connection.prepare("DELETE FROM finding WHERE file_id = ?"))
         deleteChildren = deletes
         deleteFullText = try connection.prepare("DELETE FROM note_fts WHERE rowid = ?")
         insertLink = try connection.prepare("""
-            INSERT INTO link(source_id, ordinal, target_id, kind, property_key, link_path, subpath, display, link_key, line, col, markdown_syntax)
+            INSERT INTO link(id, source_id, target_id, kind, property_key, link_path, subpath, display, link_key, line, col, markdown_syntax)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        insertTag = try connection.prepare("INSERT INTO tag(file_id, ordinal, name, name_key, from_frontmatter, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        insertHeading = try connection.prepare("INSERT INTO heading(file_id, ordinal, level, text, line) VALUES (?, ?, ?, ?, ?)")
-        insertBlock = try connection.prepare("INSERT INTO block(file_id, ordinal, block_id, line) VALUES (?, ?, ?, ?)")
-        insertTask = try connection.prepare("INSERT INTO task(file_id, ordinal, status, text, line) VALUES (?, ?, ?, ?, ?)")
-        insertAlias = try connection.prepare("INSERT INTO alias(file_id, ordinal, alias) VALUES (?, ?, ?)")
-        insertProperty = try connection.prepare("INSERT INTO property(file_id, ordinal, key, type, value_json, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        insertTag = try connection.prepare("INSERT INTO tag(id, file_id, name, name_key, from_frontmatter, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        insertHeading = try connection.prepare("INSERT INTO heading(id, file_id, level, text, line) VALUES (?, ?, ?, ?, ?)")
+        insertBlock = try connection.prepare("INSERT INTO block(id, file_id, block_id, line) VALUES (?, ?, ?, ?)")
+        insertTask = try connection.prepare("INSERT INTO task(id, file_id, status, text, line) VALUES (?, ?, ?, ?, ?)")
+        insertAlias = try connection.prepare("INSERT INTO alias(id, file_id, alias) VALUES (?, ?, ?)")
+        insertProperty = try connection.prepare("INSERT INTO property(id, file_id, key, type, value_json, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
         insertInlineField = try connection.prepare("""
-            INSERT INTO inline_field(file_id, ordinal, key, field_key, value, syntax, line, col) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO inline_field(id, file_id, key, field_key, value, syntax, line, col) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertFinding = try connection.prepare("""
             INSERT INTO finding(file_id, path, code, severity, message, line, col, fix) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -47,12 +49,12 @@ final class BatchWriter {
         let schemaCodes = FindingCode.schemaCodes.subtracting(FindingCode.vaultCodes).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         deleteSchemaFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ? AND code IN (\(schemaCodes))")
         deleteNoteType = try connection.prepare("DELETE FROM note_type WHERE file_id = ?")
-        deleteReferenceValues = try connection.prepare("DELETE FROM reference_value WHERE file_id = ?")
+        deleteReferenceValues = try connection.prepare("DELETE FROM reference_value WHERE id BETWEEN ? AND ?")
         insertNoteType = try connection.prepare("""
             INSERT INTO note_type(file_id, declared_type, schema_type, id_value, id_line, id_col) VALUES (?, ?, ?, ?, ?, ?)
             """)
         insertReferenceValue = try connection.prepare("""
-            INSERT INTO reference_value(file_id, ordinal, key, value, target_type, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO reference_value(id, file_id, key, value, target_type, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
@@ -66,8 +68,8 @@ final class BatchWriter {
         for (ordinal, (link, target)) in zip(note.links, targets).enumerated() {
             let statement = insertLink
             statement.reset()
-            statement.bind(1, id)
-            statement.bind(2, ordinal)
+            statement.bind(1, FileRows.id(file: id, position: ordinal))
+            statement.bind(2, id)
             statement.bind(3, target.target)
             statement.bind(4, link.kind.rawValue)
             statement.bind(5, link.propertyKey)
@@ -83,8 +85,8 @@ final class BatchWriter {
         for (ordinal, (tag, key)) in zip(note.tags, forms.tagKeys).enumerated() {
             let statement = insertTag
             statement.reset()
-            statement.bind(1, id)
-            statement.bind(2, ordinal)
+            statement.bind(1, FileRows.id(file: id, position: ordinal))
+            statement.bind(2, id)
             statement.bind(3, tag.name)
             statement.bind(4, key)
             statement.bind(5, tag.isFromFrontmatter ? 1 : 0)
@@ -95,8 +97,8 @@ final class BatchWriter {
         for (ordinal, heading) in note.headings.enumerated() {
             let statement = insertHeading
             statement.reset()
-            statement.bind(1, id)
-            statement.bind(2, ordinal)
+            statement.bind(1, FileRows.id(file: id, position: ordinal))
+            statement.bind(2, id)
             statement.bind(3, heading.level)
             statement.bind(4, heading.text)
             statement.bind(5, heading.line)
@@ -105,8 +107,8 @@ final class BatchWriter {
         for (ordinal, block) in note.blocks.enumerated() {
             let statement = insertBlock
             statement.reset()
-            statement.bind(1, id)
-            statement.bind(2, ordinal)
+            statement.bind(1, FileRows.id(file: id, position: ordinal))
+            statement.bind(2, id)
             statement.bind(3, block.id)
             statement.bind(4, block.line)
             try statement.execute()
@@ -114,8 +116,8 @@ final class BatchWriter {
         for (ordinal, task) in note.tasks.enumerated() {
             let statement = insertTask
             statement.reset()
-            statement.bind(1, id)
-            statement.bind(2, ordinal)
+            statement.bind(1, FileRows.id(file: id, position: ordinal))
+            statement.bind(2, id)
             statement.bind(3, task.status)
             statement.bind(4, task.text)
             statement.bind(5, task.line)
@@ -124,8 +126,8 @@ final class BatchWriter {
         for (ordinal, (field, key)) in zip(note.inlineFields, forms.inlineFieldKeys).enumerated() {
             let statement = insertInlineField
             statement.reset()
-            statement.bind(1, id)
-            statement.bind(2, ordinal)
+            statement.bind(1, FileRows.id(file: id, position: ordinal))
+            statement.bind(2, id)
             statement.bind(3, field.key)
             statement.bind(4, key)
             statement.bind(5, field.value)
@@ -135,14 +137,14 @@ final class BatchWriter {
             try statement.execute()
         }
         for (ordinal, alias) in note.aliases.enumerated() {
-            try insertAlias.bind(.integer(id), .integer(Int64(ordinal)), .text(alias)).run()
+            try insertAlias.bind(.integer(FileRows.id(file: id, position: ordinal)), .integer(id), .text(alias)).run()
         }
         if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
             for (ordinal, (entry, valueJSON)) in zip(frontmatter.entries, forms.propertyValues).enumerated() {
                 let statement = insertProperty
                 statement.reset()
-                statement.bind(1, id)
-                statement.bind(2, ordinal)
+                statement.bind(1, FileRows.id(file: id, position: ordinal))
+                statement.bind(2, id)
                 statement.bind(3, entry.key)
                 statement.bind(4, entry.value.value.typeName)
                 statement.bind(5, valueJSON)
@@ -180,7 +182,8 @@ final class BatchWriter {
 
     /// Replaces what schema checks stored about a file whose content did not change (the schemas did).
     func replaceSchemaCheck(_ check: NoteCheck, fileID id: Int64) throws(StoreError) {
-        for statement in [deleteSchemaFindings, deleteNoteType, deleteReferenceValues] { try statement.bind(.integer(id)).run() }
+        for statement in [deleteSchemaFindings, deleteNoteType] { try statement.bind(.integer(id)).run() }
+        try deleteReferenceValues.bind(FileRows.bounds(of: id)).run()
         try insertFindings(check.findings, fileID: id)
         try writeSchemaCheck(check, fileID: id)
     }
@@ -193,7 +196,7 @@ final class BatchWriter {
         ).run()
         for (ordinal, reference) in check.references.enumerated() {
             try insertReferenceValue.bind(
-                .integer(id), .integer(Int64(ordinal)), .text(reference.key), .text(reference.value), reference.targetType.sqlite,
+                .integer(FileRows.id(file: id, position: ordinal)), .integer(id), .text(reference.key), .text(reference.value), reference.targetType.sqlite,
                 .integer(Int64(reference.line)), .integer(Int64(reference.column))
             ).run()
         }
@@ -209,7 +212,8 @@ final class BatchWriter {
     }
 
     private func clear(_ id: Int64) throws(StoreError) {
-        for statement in deleteChildren { try statement.bind(.integer(id)).run() }
+        for (statement, _) in zip(deleteChildren, IndexSchema.fileRowTables) { try statement.bind(FileRows.bounds(of: id)).run() }
+        for statement in deleteChildren.dropFirst(IndexSchema.fileRowTables.count) { try statement.bind(.integer(id)).run() }
         try deleteFullText.bind(.integer(id)).run()
     }
 }

@@ -5,26 +5,19 @@
 /// a migration that changes what is extracted bumps `parserVersion` so the next run re-reads every file.
 enum IndexSchema {
     /// The schema version this build writes (`PRAGMA user_version`).
-    static let version = 3
+    static let version = 4
     /// Bump when parsing or resolution changes what is stored for unchanged files: forces a full re-read.
     static let parserVersion = "4"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions; 4: Dataview inline fields
 
     /// Secondary indexes, kept apart from the migrations so that a first (bulk) index can build them once
     /// at the end. `IndexStore` makes sure they exist on every open.
+    /// (A file's rows in the per-file tables need no index: see `FileRows`.)
     static let secondaryIndexes: [(name: String, definition: String)] = [
-        ("link_source", "link(source_id, ordinal)"),
         ("link_target", "link(target_id)"),
         ("link_key", "link(link_key)"),
         ("link_property", "link(property_key) WHERE kind = 'property'"),
-        ("tag_file", "tag(file_id)"),
         ("tag_name_key", "tag(name_key)"),
-        ("heading_file", "heading(file_id)"),
-        ("block_file", "block(file_id)"),
-        ("task_file", "task(file_id)"),
-        ("alias_file", "alias(file_id)"),
-        ("property_file", "property(file_id)"),
         ("property_key", "property(key)"),
-        ("inline_field_file", "inline_field(file_id)"),
         ("inline_field_key", "inline_field(field_key)"),
         ("finding_file", "finding(file_id)"),
         ("finding_code", "finding(code)"),
@@ -223,5 +216,136 @@ enum IndexSchema {
             SELECT f.path, i.key, i.field_key, i.value, i.syntax, i.line, i.col AS "column"
             FROM inline_field i JOIN file f ON f.id = i.file_id;
         """,
+        // 4: the per-file tables are keyed by file and position (`FileRows`): a file's rows are one range of
+        // the table itself, so no index on the file is built or kept, and deleting a file deletes its rows
+        // explicitly (no foreign-key cascade, which would scan). `ordinal` is the low half of `id`. The
+        // tables are recreated empty and every file forgotten: the next run is a first index.
+        """
+        DELETE FROM file;
+        DELETE FROM finding;
+        DELETE FROM pending_resolve;
+        DELETE FROM meta WHERE key IN ('last_indexed_at', 'vault_checks_pending', 'schema_fingerprint');
+        DROP TABLE link;
+        DROP TABLE tag;
+        DROP TABLE heading;
+        DROP TABLE block;
+        DROP TABLE task;
+        DROP TABLE alias;
+        DROP TABLE property;
+        DROP TABLE inline_field;
+        DROP TABLE reference_value;
+
+        CREATE TABLE link (
+            id INTEGER PRIMARY KEY,
+            source_id INTEGER NOT NULL,
+            target_id INTEGER REFERENCES file(id) ON DELETE SET NULL,
+            kind TEXT NOT NULL,
+            property_key TEXT,
+            link_path TEXT NOT NULL,
+            subpath TEXT,
+            display TEXT,
+            link_key TEXT NOT NULL,
+            markdown_syntax INTEGER NOT NULL DEFAULT 0,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL,
+            via_reference INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE tag (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            from_frontmatter INTEGER NOT NULL,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL
+        );
+        CREATE TABLE heading (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            level INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            line INTEGER NOT NULL
+        );
+        CREATE TABLE block (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            block_id TEXT NOT NULL,
+            line INTEGER NOT NULL
+        );
+        CREATE TABLE task (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            text TEXT NOT NULL,
+            line INTEGER NOT NULL
+        );
+        CREATE TABLE alias (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            alias TEXT NOT NULL
+        );
+        CREATE TABLE property (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            type TEXT NOT NULL,
+            value_json TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL
+        );
+        CREATE TABLE inline_field (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            field_key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            syntax TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL
+        );
+        CREATE TABLE reference_value (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            target_type TEXT,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL
+        );
+        """,
     ]
+
+    /// The tables holding rows per file (`FileRows`), with their file column, in the order a file's rows
+    /// are deleted.
+    static let fileRowTables: [(table: String, fileColumn: String)] = [
+        ("link", "source_id"), ("tag", "file_id"), ("heading", "file_id"), ("block", "file_id"), ("task", "file_id"),
+        ("alias", "file_id"), ("property", "file_id"), ("inline_field", "file_id"), ("reference_value", "file_id"),
+    ]
+}
+
+/// Rows of the per-file tables (`link`, `tag`, `heading`, `block`, `task`, `alias`, `property`,
+/// `inline_field`, `reference_value`) are keyed by their file and their position in it:
+/// `id = file_id << 32 | ordinal`. A file's rows are then one contiguous range of the table's own b-tree,
+/// found without a secondary index, and in order. A first index appends them in key order.
+///
+/// Positions stay below 2^32: a note over the size limit (`IndexOptions.maxNoteBytes`, at most 1 GiB) is
+/// not parsed, every link, tag or line item takes at least one byte, and the reference edges the vault
+/// checks add are numbered from 2^31 (`VaultChecks.firstEdgeOrdinal`).
+enum FileRows {
+    static let positionBits: Int64 = 32
+
+    static func id(file: Int64, position: Int) -> Int64 { file << positionBits | Int64(position) }
+
+    static func position(of id: Int64) -> Int64 { id & (1 << positionBits - 1) }
+
+    /// The lowest and highest id of a file's rows, to bind to `BETWEEN ? AND ?`.
+    static func bounds(of file: Int64) -> [SQLiteValue] {
+        [.integer(file << positionBits), .integer(file << positionBits | (1 << positionBits - 1))]
+    }
+
+    /// SQL: the `id` column of `table` (a name or alias) lies within the rows of the file `file` (an SQL
+    /// expression, e.g. `f.id`, evaluated once per file): a range SQLite searches by the table's key.
+    static func of(_ file: String, in table: String) -> String {
+        "\(table).id BETWEEN (\(file)) << 32 AND ((\(file)) << 32) + 4294967295"
+    }
 }

@@ -56,22 +56,23 @@ extension IndexStore {
 
     public func note(_ file: FileRecord) throws -> NoteDetail {
         let id = SQLiteValue.integer(file.id)
+        let rows = FileRows.bounds(of: file.id)
         let frontmatterText = try connection.prepare("SELECT frontmatter_json FROM file WHERE id = ?").bind(id).rows { $0.optionalText(0) }.first ?? nil
         let frontmatter = try frontmatterText.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
         return NoteDetail(
             file: file,
             frontmatter: frontmatter,
-            aliases: try connection.prepare("SELECT alias FROM alias WHERE file_id = ? ORDER BY ordinal").bind(id).rows { $0.text(0) },
-            tags: try connection.prepare("SELECT name, from_frontmatter, line, col FROM tag WHERE file_id = ? ORDER BY ordinal").bind(id).rows {
+            aliases: try connection.prepare("SELECT alias FROM alias WHERE id BETWEEN ? AND ? ORDER BY id").bind(rows).rows { $0.text(0) },
+            tags: try connection.prepare("SELECT name, from_frontmatter, line, col FROM tag WHERE id BETWEEN ? AND ? ORDER BY id").bind(rows).rows {
                 TagOccurrence(name: $0.text(0), isFromFrontmatter: $0.int(1) != 0, line: Int($0.int(2)), column: Int($0.int(3)))
             },
-            headings: try connection.prepare("SELECT level, text, line FROM heading WHERE file_id = ? ORDER BY ordinal").bind(id).rows {
+            headings: try connection.prepare("SELECT level, text, line FROM heading WHERE id BETWEEN ? AND ? ORDER BY id").bind(rows).rows {
                 Heading(level: Int($0.int(0)), text: $0.text(1), line: Int($0.int(2)))
             },
-            blocks: try connection.prepare("SELECT block_id, line FROM block WHERE file_id = ? ORDER BY ordinal").bind(id).rows {
+            blocks: try connection.prepare("SELECT block_id, line FROM block WHERE id BETWEEN ? AND ? ORDER BY id").bind(rows).rows {
                 BlockID(id: $0.text(0), line: Int($0.int(1)))
             },
-            tasks: try connection.prepare("SELECT status, text, line FROM task WHERE file_id = ? ORDER BY ordinal").bind(id).rows {
+            tasks: try connection.prepare("SELECT status, text, line FROM task WHERE id BETWEEN ? AND ? ORDER BY id").bind(rows).rows {
                 TaskItem(status: $0.text(0), text: $0.text(1), line: Int($0.int(2)))
             },
             links: try outgoingLinks(of: file.id),
@@ -81,7 +82,7 @@ extension IndexStore {
 
     /// Every link occurrence written in the file, in order.
     public func outgoingLinks(of fileID: Int64) throws -> [LinkRecord] {
-        try linkRecords(where: "l.source_id = ?", [.integer(fileID)], order: "l.ordinal")
+        try linkRecords(where: "l.id BETWEEN ? AND ?", FileRows.bounds(of: fileID), order: "l.id")
     }
 
     /// Every link occurrence that resolves to the file, by source path then position.
@@ -92,7 +93,7 @@ extension IndexStore {
     /// Every link occurrence in the vault (the fidelity contract of `rhizome links --all --json`): the links
     /// Obsidian sees, so without reference edges.
     public func allLinks() throws -> [LinkRecord] {
-        try linkRecords(where: "l.via_reference = 0", [], order: "s.path, l.ordinal")
+        try linkRecords(where: "l.via_reference = 0", [], order: "s.path, l.id")
     }
 
     public func unresolvedLinks() throws -> [LinkRecord] {
@@ -110,13 +111,13 @@ extension IndexStore {
     public func deadEnds() throws -> [FileRecord] {
         try files(where: """
             f.kind = 'note' AND NOT EXISTS (
-                SELECT 1 FROM link l WHERE l.source_id = f.id AND (l.target_id IS NULL OR l.target_id != f.id) AND l.via_reference = 0)
+                SELECT 1 FROM link l WHERE \(FileRows.of("f.id", in: "l")) AND (l.target_id IS NULL OR l.target_id != f.id) AND l.via_reference = 0)
             """)
     }
 
     /// Tag counts with nested tags rolled up into their parents (`#a/b` counts for `#a`).
     public func tagCounts() throws -> [TagCount] {
-        let statement = try connection.prepare("SELECT name, name_key, file_id FROM tag ORDER BY file_id, ordinal")
+        let statement = try connection.prepare("SELECT name, name_key, file_id FROM tag ORDER BY id")
         var spelling: [String: String] = [:]
         var occurrences: [String: Int] = [:]
         var notes: [String: Set<Int64>] = [:]
@@ -241,8 +242,8 @@ extension IndexStore {
 
     /// Whether `source` has at least one resolved link to `target`.
     public func links(from source: Int64, to target: Int64) throws -> Bool {
-        let statement = try connection.prepare("SELECT 1 FROM link WHERE source_id = ? AND target_id = ? LIMIT 1")
-        statement.bind(.integer(source), .integer(target))
+        let statement = try connection.prepare("SELECT 1 FROM link WHERE id BETWEEN ? AND ? AND target_id = ? LIMIT 1")
+        statement.bind(FileRows.bounds(of: source) + [.integer(target)])
         return try statement.step()
     }
 
@@ -374,8 +375,8 @@ extension IndexStore {
     private func adjacent(to node: Int64, direction: Direction) throws -> [Int64] {
         var result: [Int64] = []
         if direction != .incoming {
-            result += try connection.prepare("SELECT DISTINCT target_id FROM link WHERE source_id = ? AND target_id IS NOT NULL ORDER BY target_id")
-                .bind(.integer(node)).rows { $0.int(0) }
+            result += try connection.prepare("SELECT DISTINCT target_id FROM link WHERE id BETWEEN ? AND ? AND target_id IS NOT NULL ORDER BY target_id")
+                .bind(FileRows.bounds(of: node)).rows { $0.int(0) }
         }
         if direction != .outgoing {
             result += try connection.prepare("SELECT DISTINCT source_id FROM link WHERE target_id = ? ORDER BY source_id")

@@ -45,7 +45,7 @@ extension IndexStore {
         let statement = try connection.prepare("""
             SELECT f.id, f.path, f.name, f.mtime_ns, bm25(note_fts, 10.0, 1.0) AS rank,
                    (SELECT json_extract(p.value_json, '$') FROM property p
-                    WHERE p.file_id = f.id AND p.key IN ('created', 'date') AND p.type IN ('date', 'string') ORDER BY p.key = 'date' LIMIT 1)
+                    WHERE \(FileRows.of("f.id", in: "p")) AND p.key IN ('created', 'date') AND p.type IN ('date', 'string') ORDER BY p.key = 'date' LIMIT 1)
             FROM note_fts JOIN file f ON f.id = note_fts.rowid
             WHERE note_fts MATCH ? AND f.kind = 'note' ORDER BY rank LIMIT ?
             """)
@@ -93,7 +93,7 @@ extension IndexStore {
         let statement = try connection.prepare("""
             SELECT f.path, f.name, f.mtime_ns,
                    (SELECT json_extract(p.value_json, '$') FROM property p
-                    WHERE p.file_id = f.id AND p.key IN ('created', 'date') AND p.type IN ('date', 'string') ORDER BY p.key = 'date' LIMIT 1) AS day
+                    WHERE \(FileRows.of("f.id", in: "p")) AND p.key IN ('created', 'date') AND p.type IN ('date', 'string') ORDER BY p.key = 'date' LIMIT 1) AS day
             FROM file f
             WHERE f.kind = 'note' AND (? = '' OR (f.path NOT LIKE ? ESCAPE '\\'))
               AND ((f.mtime_ns BETWEEN ? AND ?) OR (substr(day, 1, 10) BETWEEN ? AND ?))

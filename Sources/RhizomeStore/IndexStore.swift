@@ -186,6 +186,28 @@ extension IndexStore {
     }
 }
 
+/// Deletes files from the index with everything stored about them: their rows in the per-file tables
+/// (`FileRows`, deleted by range), then the file row, whose foreign keys cascade to the rest (findings,
+/// note type, full text) and unset links that pointed at it.
+struct FileDeletion {
+    private let children: [SQLiteStatement]
+    private let file: SQLiteStatement
+
+    init(_ connection: SQLiteConnection) throws(StoreError) {
+        var children: [SQLiteStatement] = []
+        for (table, _) in IndexSchema.fileRowTables {
+            children.append(try connection.prepare("DELETE FROM \(table) WHERE id BETWEEN ? AND ?"))
+        }
+        self.children = children
+        file = try connection.prepare("DELETE FROM file WHERE id = ?")
+    }
+
+    func run(_ id: Int64) throws(StoreError) {
+        for statement in children { try statement.bind(FileRows.bounds(of: id)).run() }
+        try file.bind(.integer(id)).run()
+    }
+}
+
 /// A held write lock; `release()` (or process exit) frees it.
 struct WriteLock {
     let descriptor: Int32

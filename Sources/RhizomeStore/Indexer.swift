@@ -203,9 +203,9 @@ public final class Indexer {
             try connection.transaction {
                 if isColdIndex { try store.dropSecondaryIndexes() }
                 let markPending = try connection.prepare("INSERT OR IGNORE INTO pending_resolve(link_key) VALUES (?)")
-                let delete = try connection.prepare("DELETE FROM file WHERE id = ?")
+                let delete = try FileDeletion(connection)
                 for state in removed {
-                    try delete.bind(.integer(state.id)).run()
+                    try delete.run(state.id)
                     try markPending.bind(.text(LinkResolver<Int64>.resolveKey(ofFilePath: state.path))).run()
                 }
                 let insert = try connection.prepare("""
@@ -575,20 +575,19 @@ public final class Indexer {
         return try connection.transaction {
             let resolver = try store.resolver(forFilesIn: "SELECT f.id, f.path FROM file f JOIN pending_resolve p ON f.resolve_key = p.link_key")
             let links = try connection.prepare("""
-                SELECT l.source_id, l.ordinal, l.link_path, l.markdown_syntax, l.target_id, f.path
+                SELECT l.source_id, l.id, l.link_path, l.markdown_syntax, l.target_id, f.path
                 FROM link l JOIN file f ON f.id = l.source_id
                 WHERE l.link_key IN (SELECT link_key FROM pending_resolve)
                 """)
-            var updates: [(source: Int64, ordinal: Int64, target: Int64?)] = []
+            var updates: [(link: Int64, target: Int64?)] = []
             while try links.step() {
-                let sourceID = links.int(0)
-                guard !parsedIDs.contains(sourceID) else { continue }
+                guard !parsedIDs.contains(links.int(0)) else { continue }
                 let target = resolver.resolve(linkPath: links.text(2), relativeFirst: links.int(3) != 0, from: links.text(5))?.id
-                if target != links.optionalInt(4) { updates.append((sourceID, links.int(1), target)) }
+                if target != links.optionalInt(4) { updates.append((links.int(1), target)) }
             }
-            let update = try connection.prepare("UPDATE link SET target_id = ? WHERE source_id = ? AND ordinal = ?")
+            let update = try connection.prepare("UPDATE link SET target_id = ? WHERE id = ?")
             for change in updates {
-                try update.bind(change.target.map { .integer($0) } ?? .null, .integer(change.source), .integer(change.ordinal)).run()
+                try update.bind(change.target.map { .integer($0) } ?? .null, .integer(change.link)).run()
             }
             try connection.execute("DELETE FROM pending_resolve")
             return updates.count
@@ -655,8 +654,15 @@ struct PhaseTimer {
 public struct IndexOptions: Sendable {
     /// Index note bodies for full-text search (FTS5).
     public var fullText = true
-    /// Notes larger than this are nodes without content (a finding says so). Default 16 MiB.
-    public var maxNoteBytes: Int64 = 16 * 1024 * 1024
+    /// Notes larger than this are nodes without content (a finding says so). Default 16 MiB; at most
+    /// 1 GiB (a larger value counts as 1 GiB), which keeps every note's positions within `FileRows`' range.
+    public var maxNoteBytes: Int64 {
+        get { storedMaxNoteBytes }
+        set { storedMaxNoteBytes = min(max(0, newValue), Self.largestNoteBytes) }
+    }
+    private var storedMaxNoteBytes: Int64 = 16 * 1024 * 1024
+    /// A note's items (links, tags, lines…) each take at least a byte: fewer than 2^30 in a note this size.
+    static let largestNoteBytes: Int64 = 1 << 30
     /// Files parsed and written per transaction.
     public var batchSize = 512
     /// Parser threads.

@@ -45,10 +45,10 @@ struct VaultChecks {
             // Id values of reference fields, each with the notes that have that id.
             var edges: [Edge] = []
             let references = try connection.prepare("""
-                SELECT r.file_id, r.ordinal, r.key, r.value, r.target_type, r.line, r.col, f.path, t.file_id, t.schema_type, tf.path
+                SELECT r.file_id, r.id, r.key, r.value, r.target_type, r.line, r.col, f.path, t.file_id, t.schema_type, tf.path
                 FROM reference_value r JOIN file f ON f.id = r.file_id
                 LEFT JOIN note_type t ON t.id_value = r.value LEFT JOIN file tf ON tf.id = t.file_id
-                ORDER BY r.file_id, r.ordinal, tf.path
+                ORDER BY r.id, tf.path
                 """)
             var suggestionsLeft = Self.maximumSuggestions
             var current: (source: Int64, ordinal: Int64)? = nil
@@ -107,7 +107,7 @@ struct VaultChecks {
                     FROM link l JOIN note_type n ON n.file_id = l.source_id JOIN file f ON f.id = l.source_id
                     LEFT JOIN note_type t ON t.file_id = l.target_id LEFT JOIN file tf ON tf.id = l.target_id
                     WHERE l.kind = 'property' AND l.property_key IN (SELECT value FROM json_each(?)) AND n.schema_type IS NOT NULL
-                    ORDER BY l.source_id, l.ordinal
+                    ORDER BY l.id
                     """)
                 links.bind(.text(keyList))
                 while try links.step() {
@@ -132,7 +132,7 @@ struct VaultChecks {
             }
 
             let insertEdge = try connection.prepare("""
-                INSERT INTO link(source_id, ordinal, target_id, kind, property_key, link_path, link_key, line, col, via_reference)
+                INSERT INTO link(id, source_id, target_id, kind, property_key, link_path, link_key, line, col, via_reference)
                 VALUES (?, ?, ?, 'property', ?, ?, ?, ?, ?, 1)
                 """)
             var ordinals: [Int64: Int64] = [:]
@@ -141,7 +141,7 @@ struct VaultChecks {
                 ordinals[edge.source] = ordinal + 1
                 // The link key can never equal a file's resolve key, so re-resolution never touches these rows.
                 try insertEdge.bind(
-                    .integer(edge.source), .integer(ordinal), .integer(edge.target), .text(edge.key), .text(edge.value),
+                    .integer(FileRows.id(file: edge.source, position: Int(ordinal))), .integer(edge.source), .integer(edge.target), .text(edge.key), .text(edge.value),
                     .text("\u{1}id:" + edge.value), .integer(Int64(edge.line)), .integer(Int64(edge.column))
                 ).run()
             }
@@ -162,8 +162,9 @@ struct VaultChecks {
     /// Broken references that get a did-you-mean (each costs a query).
     static let maximumSuggestions = 100
 
-    /// Reference edges are numbered after any link a note can hold.
-    static let firstEdgeOrdinal: Int64 = 1 << 40
+    /// Reference edges are numbered after any link a note can hold (a note has fewer than 2^30 links:
+    /// `IndexOptions.largestNoteBytes`), within a file's range of link ids (`FileRows`).
+    static let firstEdgeOrdinal: Int64 = 1 << 31
 
     // MARK: Helpers
 

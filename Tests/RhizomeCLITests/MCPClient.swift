@@ -128,7 +128,9 @@ final class MCPSession {
                 #expect(answer.body["error"]["code"] == "index-not-ready", "\(answer.body)")
                 return false
             }
-            return true
+            // Once the index's schema exists, queries read what the first index has committed so far, and
+            // say so ("indexing"): ready means that index has finished.
+            return answer.body["freshness"]["state"] != "indexing" && answer.body["freshness"]["state"] != "starting"
         }
         try #require(ready, "the first index was not ready within \(timeout); stderr: \(child.errorText)")
     }

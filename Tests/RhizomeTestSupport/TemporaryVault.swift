@@ -131,7 +131,12 @@ extension IndexStore {
             "SELECT 'inline_field', path, key, field_key, value, syntax, line, \"column\" FROM inline_fields",
             "SELECT 'finding', coalesce(path, ''), code, coalesce(line, 0), coalesce(\"column\", 0) FROM findings",
             "SELECT 'fts', f.path, t.title, length(t.body) FROM note_fts t JOIN file f ON f.id = t.rowid",
-        ]
+        ] + [("link", "source_id"), ("tag", "file_id"), ("heading", "file_id"), ("block", "file_id"), ("task", "file_id"),
+             ("alias", "file_id"), ("property", "file_id"), ("inline_field", "file_id"), ("reference_value", "file_id")].map { table, file in
+            // The views join files, so they would hide rows left behind by a deleted file, or keyed under
+            // another file's range: each table counts those (a fresh rebuild has none).
+            "SELECT 'stray \(table) rows', count(*) FROM \(table) WHERE \(file) NOT IN (SELECT id FROM file) OR id >> 32 != \(file)"
+        }
         var rows: [String] = []
         for query in queries {
             let result = try readOnlyQuery(query)

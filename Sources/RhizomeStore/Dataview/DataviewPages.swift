@@ -84,20 +84,25 @@ final class DataviewPages: @unchecked Sendable {
         if wanted.fields {
             // Fields of task items belong to the task, not the page (Dataview's rule).
             let statement = try store.connection.prepare("""
-                SELECT i.file_id, i.key, i.value FROM inline_field i WHERE i.file_id \(inIDs)
-                AND NOT EXISTS (SELECT 1 FROM task t WHERE t.file_id = i.file_id AND t.line = i.line)
-                ORDER BY i.file_id, i.ordinal
+                SELECT i.file_id, i.key, i.value FROM json_each(?) j JOIN inline_field i ON \(FileRows.of("j.value", in: "i"))
+                WHERE NOT EXISTS (SELECT 1 FROM task t WHERE \(FileRows.of("i.file_id", in: "t")) AND t.line = i.line)
+                ORDER BY i.id
                 """).bind(.text(idList))
             while try statement.step() { inlineFields[statement.int(0), default: []].append((statement.text(1), statement.text(2))) }
             statement.reset()
         }
         let tags = wanted.tags || wanted.etags
-            ? try grouped("SELECT file_id, name FROM tag WHERE file_id \(inIDs) ORDER BY file_id, from_frontmatter, ordinal", idList) : [:]
+            ? try grouped("""
+                SELECT t.file_id, t.name FROM json_each(?) j JOIN tag t ON \(FileRows.of("j.value", in: "t"))
+                ORDER BY t.file_id, t.from_frontmatter, t.id
+                """, idList) : [:]
         let aliases = wanted.aliases
-            ? try grouped("SELECT file_id, alias FROM alias WHERE file_id \(inIDs) ORDER BY file_id, ordinal", idList) : [:]
+            ? try grouped("SELECT a.file_id, a.alias FROM json_each(?) j JOIN alias a ON \(FileRows.of("j.value", in: "a")) ORDER BY a.id", idList)
+            : [:]
         let outlinks = wanted.outlinks ? try grouped("""
-            SELECT l.source_id, coalesce(t.path, l.link_path) FROM link l LEFT JOIN file t ON t.id = l.target_id
-            WHERE l.source_id \(inIDs) AND l.via_reference = 0 ORDER BY l.source_id, l.ordinal
+            SELECT l.source_id, coalesce(t.path, l.link_path) FROM json_each(?) j JOIN link l ON \(FileRows.of("j.value", in: "l"))
+            LEFT JOIN file t ON t.id = l.target_id
+            WHERE l.via_reference = 0 ORDER BY l.id
             """, idList) : [:]
         let inlinks = wanted.inlinks ? try grouped("""
             SELECT l.target_id, s.path FROM link l JOIN file s ON s.id = l.source_id

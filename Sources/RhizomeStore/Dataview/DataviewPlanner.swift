@@ -128,8 +128,8 @@ struct DataviewPlanner {
             guard let id = try linkTarget(text).id else {
                 throw DataviewError.evaluation(message: "could not find the note [[\(text)]] for outgoing(…); does it exist?")
             }
-            return ("f.id IN (SELECT target_id FROM link WHERE source_id = ? AND target_id IS NOT NULL AND via_reference = 0)",
-                    [.integer(id)])
+            return ("f.id IN (SELECT target_id FROM link WHERE id BETWEEN ? AND ? AND target_id IS NOT NULL AND via_reference = 0)",
+                    FileRows.bounds(of: id))
         case .and(let left, let right):
             let (a, x) = try sql(for: left), (b, y) = try sql(for: right)
             return ("(\(a) AND \(b))", x + y)
@@ -212,8 +212,8 @@ struct DataviewPlanner {
         let inlineCondition = inline.map { _ in
             value.isBoolean ? "lower(trim(i.value)) = ?" : "trim(i.value, ' \"') = ?"
         } ?? "1"
-        return ("(EXISTS (SELECT 1 FROM property p WHERE p.file_id = f.id AND p.value_json = ?)"
-                + " OR EXISTS (SELECT 1 FROM inline_field i WHERE i.file_id = f.id AND \(inlineCondition)))",
+        return ("(EXISTS (SELECT 1 FROM property p WHERE \(FileRows.of("f.id", in: "p")) AND p.value_json = ?)"
+                + " OR EXISTS (SELECT 1 FROM inline_field i WHERE \(FileRows.of("f.id", in: "i")) AND \(inlineCondition)))",
                 [.text(json)] + (inline.map { [SQLiteValue.text($0)] } ?? []), false)
     }
 

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import RhizomeCore
+@testable import RhizomeStore
+import RhizomeTestSupport
+
+/// The per-file tables keyed by file and position (`FileRows`): a note's rows are one key range, found
+/// without an index; they leave with their note; and an index from before this layout is started over.
+@Suite struct FileRowsTests {
+    /// Notes with a row in every per-file table: links, tags, headings, blocks, tasks, aliases, properties,
+    /// inline fields, and (through the built-in schemas) reference values and reference edges.
+    private func makeVault() throws -> TemporaryVault {
+        let vault = try TemporaryVault()
+        try vault.write("Projects/Rhizome.md", "---\ntype: project\nid: rhizome\nstatus: active\naliases: [Rh]\n---\n# Rhizome\nSee [[Launch]] #tool\n")
+        try vault.write("Plans/Launch.md", """
+            ---
+            type: plan
+            status: draft
+            project: rhizome
+            aliases: [Go live]
+            tags: [launch]
+            ---
+            # Launch
+            A [[Missing note]], [markdown](../Notes.md) and #plan/next.
+            owner:: Ana
+            - [ ] book the room
+            - [x] write the plan ^done-block
+
+            """)
+        try vault.write("Notes.md", "Plain notes, linking [[Rhizome]] and [[Launch#Launch]].\n- [ ] one task\n")
+        return vault
+    }
+
+    private func rowCounts(_ store: IndexStore, file: Int64) throws -> [String: Int64] {
+        var counts: [String: Int64] = [:]
+        for (table, column) in IndexSchema.fileRowTables {
+            let result = try store.readOnlyQuery("SELECT count(*) FROM \(table) WHERE \(column) = \(file)")
+            counts[table] = Int64(result.rows.first?.first?.displayText ?? "") ?? -1
+        }
+        return counts
+    }
+
+    @Test func `every row's id is its file and position, in the order the note holds them`() throws {
+        let vault = try makeVault()
+        try vault.index()
+        let store = try vault.store()
+        let plan = try #require(try store.resolveNote("Plans/Launch"))
+        let counts = try rowCounts(store, file: plan.id)
+        // The plan has a row in every table (the reference value `project: rhizome` included).
+        for (table, _) in IndexSchema.fileRowTables {
+            #expect((counts[table] ?? 0) > 0, "\(table)")
+        }
+        for (table, column) in IndexSchema.fileRowTables {
+            let stray = try store.readOnlyQuery("SELECT count(*) FROM \(table) WHERE id >> 32 != \(column)")
+            #expect(stray.rows.first?.first?.displayText == "0", "\(table)")
+        }
+        // Positions follow the note: links by id are in the order written, the reference edge last.
+        let links = try store.readOnlyQuery("SELECT id & 4294967295, link_path, via_reference FROM link WHERE source_id = \(plan.id) ORDER BY id")
+        #expect(links.rows.map { $0.map(\.displayText).joined(separator: " ") } == [
+            "0 Missing note 0", "1 ../Notes.md 0", "\(VaultChecks.firstEdgeOrdinal) rhizome 1",
+        ])
+        #expect(try store.outgoingLinks(of: plan.id).map(\.linkPath) == ["Missing note", "../Notes.md", "rhizome"])
+    }
+
+    @Test func `a deleted or renamed note leaves no row behind, and the other notes keep theirs`() throws {
+        let vault = try makeVault()
+        try vault.index()
+        var store = try vault.store()
+        let plan = try #require(try store.resolveNote("Plans/Launch"))
+        let project = try #require(try store.resolveNote("Projects/Rhizome"))
+        let projectRows = try rowCounts(store, file: project.id)
+
+        try vault.remove("Plans/Launch.md")
+        try vault.move("Notes.md", to: "Archive/Notes.md")
+        try vault.index()
+        store = try vault.store()
+        #expect(try rowCounts(store, file: plan.id).values.allSatisfy { $0 == 0 })
+        #expect(try rowCounts(store, file: project.id).filter { $0.key != "reference_value" } == projectRows.filter { $0.key != "reference_value" })
+        // Nothing stray anywhere, and the result is what a fresh index of the vault gives.
+        let scratch = vault.scratchDatabasePath()
+        try vault.index(database: scratch)
+        #expect(try store.canonicalDump() == vault.store(database: scratch).canonicalDump())
+        #expect(try store.canonicalDump().filter { $0.hasPrefix("stray") }.allSatisfy { $0.hasSuffix("| 0") })
+    }
+
+    @Test(arguments: [
+        "SELECT level, text FROM heading WHERE id BETWEEN ? AND ? ORDER BY id",
+        "SELECT 1 FROM link l JOIN file f ON f.id = ? WHERE \(FileRows.of("f.id", in: "l"))",
+        "SELECT 1 FROM file f WHERE NOT EXISTS (SELECT 1 FROM link l WHERE \(FileRows.of("f.id", in: "l")) AND l.via_reference = 0) AND f.id = ?",
+        "SELECT t.name FROM json_each(?) j JOIN tag t ON \(FileRows.of("j.value", in: "t")) ORDER BY t.id",
+    ])
+    func `a note's rows are searched by key range, never by scanning the table`(sql: String) throws {
+        let vault = try makeVault()
+        try vault.index()
+        let connection = try SQLiteConnection(path: vault.databasePath, mode: .readOnly)
+        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
+        var details: [String] = []
+        while try plan.step() { details.append(plan.text(3)) }
+        let touchingFileRows = details.filter { $0.contains(" l ") || $0.contains(" t ") || $0.contains("heading") }
+        #expect(!touchingFileRows.isEmpty, "\(details)")
+        for detail in touchingFileRows {
+            #expect(detail.contains("INTEGER PRIMARY KEY (rowid>? AND rowid<?)"), "\(detail)")
+        }
+    }
+
+    @Test func `an index written with schema 3 is started over and then equals a fresh index`() throws {
+        let vault = try makeVault()
+        // What the previous release left: its schema (migrations 1 to 3), a file and its rows, and a run
+        // recorded as complete with the current parser, so that nothing but the migration can cause a re-read.
+        let old = try SQLiteConnection(path: vault.databasePath)
+        for migration in IndexSchema.migrations.prefix(3) { try old.execute(migration) }
+        try old.execute("""
+            PRAGMA user_version = 3;
+            INSERT INTO meta(key, value) VALUES ('parser_version', '\(IndexSchema.parserVersion)'), ('last_indexed_at', '2026-11-01T00:00:00Z');
+            INSERT INTO file(id, path, name, folder, extension, kind, resolve_key, size, mtime_ns, content_hash)
+                VALUES (1, 'Notes.md', 'Notes', '', 'md', 'note', 'notes', 1, 1, 'old');
+            INSERT INTO link(source_id, ordinal, kind, link_path, link_key, line, col) VALUES (1, 0, 'wikilink', 'Gone', 'gone', 1, 1);
+            INSERT INTO tag(file_id, ordinal, name, name_key, from_frontmatter, line, col) VALUES (1, 0, 'old', 'old', 0, 1, 1);
+            """)
+        let report = try vault.index()
+        #expect(report.added == 3)
+        #expect(report.modified == 0)
+        let store = try vault.store()
+        let version = try SQLiteConnection(path: vault.databasePath, mode: .readOnly).prepare("PRAGMA user_version")
+        #expect(try version.step() && version.int(0) == Int64(IndexSchema.version))
+        #expect(try store.readOnlyQuery("SELECT count(*) FROM links WHERE link_path = 'Gone'").rows.first?.first?.displayText == "0")
+        let scratch = vault.scratchDatabasePath()
+        try vault.index(database: scratch)
+        #expect(try store.canonicalDump() == vault.store(database: scratch).canonicalDump())
+    }
+}
