@@ -8,7 +8,7 @@ final class BatchWriter {
     private let deleteFullText: SQLiteStatement
     private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: SQLiteStatement
     private let insertFinding, insertFullText: SQLiteStatement
-    private let updateFile, touchFile, forgetHash: SQLiteStatement
+    private let updateFile, touchFile, forgetHash, insertFile: SQLiteStatement
     private let insertNoteType, insertReferenceValue, deleteSchemaFindings, deleteNoteType, deleteReferenceValues: SQLiteStatement
 
     init(connection: SQLiteConnection, fullText: Bool) throws(StoreError) {
@@ -46,6 +46,10 @@ final class BatchWriter {
             """)
         touchFile = try connection.prepare("UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ? WHERE id = ?")
         forgetHash = try connection.prepare("UPDATE file SET content_hash = NULL WHERE id = ?")
+        insertFile = try connection.prepare("""
+            INSERT INTO file(id, path, name, folder, extension, kind, resolve_key, size, mtime_ns, content_hash, real_path, frontmatter_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         let schemaCodes = FindingCode.schemaCodes.subtracting(FindingCode.vaultCodes).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         deleteSchemaFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ? AND code IN (\(schemaCodes))")
         deleteNoteType = try connection.prepare("DELETE FROM note_type WHERE file_id = ?")
@@ -160,21 +164,46 @@ final class BatchWriter {
             // The body was segmented for FTS by the parse workers (Indexer.parse); the short title is done here.
             try insertFullText.bind(.integer(id), .text(FullTextSegmenter.indexable(title)), .text(body)).run()
         }
-        try updateFile.bind(
-            .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite,
-            forms.frontmatterJSON.sqlite, .integer(id)
-        ).run()
+        if job.insertsFileRow {
+            try insertRow(of: job, hash: hash, frontmatterJSON: forms.frontmatterJSON)
+        } else {
+            try updateFile.bind(
+                .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite,
+                forms.frontmatterJSON.sqlite, .integer(id)
+            ).run()
+        }
     }
 
     /// Records a new size/mtime for a file whose content did not change (or is not read).
     func touch(job: Indexer.ParseJob, hash: String?) throws(StoreError) {
+        if job.insertsFileRow { return try insertRow(of: job, hash: hash, frontmatterJSON: nil) }
         try touchFile.bind(.integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite, .integer(job.id)).run()
+    }
+
+    /// The row of a file a first index writes with its content (`ParseJob.insertsFileRow`).
+    private func insertRow(of job: Indexer.ParseJob, hash: String?, frontmatterJSON: String?) throws(StoreError) {
+        let path = job.file.path
+        try insertFile.bind(
+            .integer(job.id), .text(path), .text(VaultPath.displayName(of: path)), .text(VaultPath.folder(of: path)),
+            .text(VaultPath.lowercasedExtension(of: path)), .text(job.file.kind.rawValue), .text(LinkResolver<Int64>.resolveKey(ofFilePath: path)),
+            .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite, frontmatterJSON.sqlite
+        ).run()
     }
 
     /// Records that a file could not be read: its findings become the read error, and its content hash is
     /// forgotten so that the next successful read parses it again (restoring its real findings), even if
     /// the bytes turn out unchanged. Everything else indexed about it is kept.
-    func recordUnreadable(_ finding: Finding, fileID: Int64) throws(StoreError) {
+    func recordUnreadable(_ finding: Finding, job: Indexer.ParseJob) throws(StoreError) {
+        let fileID = job.id
+        if job.insertsFileRow {
+            // Without size and time: the next run sees the file as changed and reads it again.
+            try insertFile.bind(
+                .integer(fileID), .text(job.file.path), .text(VaultPath.displayName(of: job.file.path)), .text(VaultPath.folder(of: job.file.path)),
+                .text(VaultPath.lowercasedExtension(of: job.file.path)), .text(job.file.kind.rawValue),
+                .text(LinkResolver<Int64>.resolveKey(ofFilePath: job.file.path)), nil, nil, nil, job.file.realPath.sqlite, nil
+            ).run()
+            return try insertFindings([finding], fileID: fileID)
+        }
         try deleteChildren[deleteChildren.count - 1].bind(.integer(fileID)).run()
         try insertFindings([finding], fileID: fileID)
         try forgetHash.bind(.integer(fileID)).run()

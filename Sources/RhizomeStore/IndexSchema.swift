@@ -13,8 +13,10 @@ enum IndexSchema {
     /// at the end. `IndexStore` makes sure they exist on every open.
     /// (A file's rows in the per-file tables need no index: see `FileRows`.)
     static let secondaryIndexes: [(name: String, definition: String)] = [
-        ("link_target", "link(target_id)"),
-        ("link_key", "link(link_key)"),
+        // Backlinks (by target), and re-resolution (unresolved links by key; resolved ones by their target,
+        // which shares their key): one index serves both.
+        ("link_target_key", "link(target_id, link_key)"),
+        ("link_reference", "link(via_reference) WHERE via_reference = 1"),
         ("link_property", "link(property_key) WHERE kind = 'property'"),
         ("tag_name_key", "tag(name_key)"),
         ("property_key", "property(key)"),

@@ -144,9 +144,32 @@ extension IndexStore {
         return try resolver(forFilesIn: "SELECT id, path FROM file WHERE resolve_key IN (SELECT value FROM json_each(?))", [.text(keyList)])
     }
 
+    /// Creates the secondary indexes that do not exist (every open checks: a first index killed before
+    /// building them leaves them missing). Builds them in one write transaction that waits its turn:
+    /// another process may be writing the index meanwhile.
     func createSecondaryIndexes() throws(StoreError) {
-        for index in IndexSchema.secondaryIndexes {
-            try connection.execute("CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.definition)")
+        let names = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index'")
+        var existing = Set<String>()
+        while try names.step() { existing.insert(names.text(0)) }
+        names.reset()
+        let missing = IndexSchema.secondaryIndexes.filter { !existing.contains($0.name) }
+        guard !missing.isEmpty else { return }
+        try writeTransaction { () throws(StoreError) in
+            for index in missing {
+                try connection.execute("CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.definition)")
+            }
+        }
+    }
+
+    /// `body` in a write transaction taken at once (`BEGIN IMMEDIATE`, waiting for other writers), so that
+    /// a statement that reads before it writes cannot find the database changed under it (SQLITE_BUSY).
+    func writeTransaction(_ body: () throws(StoreError) -> Void) throws(StoreError) {
+        do {
+            try connection.transaction { try body() }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .sqlite(code: -1, message: "\(error)", statement: "transaction")
         }
     }
 
@@ -161,7 +184,9 @@ extension IndexStore {
         let statement = try connection.prepare("SELECT v FROM note_fts_config WHERE k = 'automerge'")
         if try statement.step(), statement.int(0) == 0 {
             statement.reset()
-            try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)")
+            try writeTransaction { () throws(StoreError) in
+                try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)")
+            }
         }
     }
 
@@ -178,6 +203,18 @@ extension IndexStore {
             throw .lockUnavailable(path: path, reason: reason)
         }
         return WriteLock(descriptor: descriptor)
+    }
+
+    /// Empties the index of every file and everything stored about them, in one transaction (what a
+    /// first index killed part-way leaves is started over).
+    func forgetAllFiles() throws {
+        try connection.transaction {
+            for (table, _) in IndexSchema.fileRowTables { try connection.execute("DELETE FROM \(table)") }
+            try connection.execute("""
+                DELETE FROM note_type; DELETE FROM finding; DELETE FROM pending_resolve; DELETE FROM note_fts; DELETE FROM file;
+                DELETE FROM meta WHERE key = '\(Indexer.unfinishedFirstIndexKey)';
+                """)
+        }
     }
 
     /// Makes the next run re-read every file (used by `rhizome index --rebuild`).

@@ -47,7 +47,8 @@ public final class Indexer {
         var phases = PhaseTimer(enabled: options.tracePhases)
         defer { phases.finish() }
         guard let schemas = cachedSchemas, try store.metaValue("schema_fingerprint") == schemas.fingerprint,
-              try store.metaValue("parser_version") == IndexSchema.parserVersion else {
+              try store.metaValue("parser_version") == IndexSchema.parserVersion,
+              try store.metaValue(Self.unfinishedFirstIndexKey) != "1" else {
             return try runOverWholeVault(progress: nil)
         }
         let scoped = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan(paths: changedPaths)
@@ -99,6 +100,8 @@ public final class Indexer {
         var phases = PhaseTimer(enabled: options.tracePhases)
         defer { phases.finish() }
         let scan = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan()
+        // A first index killed part-way: start it over (see `apply`).
+        if try store.metaValue(Self.unfinishedFirstIndexKey) == "1" { try store.forgetAllFiles() }
         let previous = try loadFileStates()
         // A vault folder that suddenly lists nothing is far more often an unmounted drive or a sync
         // client mid-way than a user who deleted every note: change nothing.
@@ -197,11 +200,22 @@ public final class Indexer {
         // (1) Structure: removed files leave (their links cascade; links to them become unresolved),
         // added files get rows, and both mark their resolve keys for re-resolution.
         var newIDs: [String: Int64] = [:]
-        // A first index of a vault inserts everything: secondary indexes are built once at the end
-        // (much faster than maintaining them row by row). If the run is killed, the next open recreates them.
-        if !added.isEmpty || !removed.isEmpty || delta.scanFindingsChanged {
+        if isColdIndex {
+            // A first index of a big vault writes each file's row with its content, numbering the files
+            // itself (the table is empty), so that nothing waits for a transaction of every file before the
+            // first notes are written. Secondary indexes are built once at the end (much faster than row by
+            // row; if the run is killed, the next open recreates them). Until every batch is in, the index
+            // is marked unfinished: a run killed part-way is started over by the next (links written so far
+            // may point at files it never wrote).
             try connection.transaction {
-                if isColdIndex { try store.dropSecondaryIndexes() }
+                try store.dropSecondaryIndexes()
+                try store.setMeta(Self.unfinishedFirstIndexKey, "1")
+                if delta.scanFindingsChanged { try replaceScanFindings(delta.scanFindings) }
+            }
+            newIDs.reserveCapacity(added.count)
+            for (offset, file) in added.enumerated() { newIDs[file.path] = Int64(offset + 1) }
+        } else if !added.isEmpty || !removed.isEmpty || delta.scanFindingsChanged {
+            try connection.transaction {
                 let markPending = try connection.prepare("INSERT OR IGNORE INTO pending_resolve(link_key) VALUES (?)")
                 let delete = try FileDeletion(connection)
                 for state in removed {
@@ -218,9 +232,7 @@ public final class Indexer {
                         .text(VaultPath.lowercasedExtension(of: file.path)), .text(file.kind.rawValue), .text(key), file.realPath.sqlite
                     ).run()
                     newIDs[file.path] = connection.lastInsertRowID
-                    // A first index resolves every link against all the files it has just inserted: nothing
-                    // written before could need re-resolving, even if the run is killed part-way.
-                    if !isColdIndex { try markPending.bind(.text(key)).run() }
+                    try markPending.bind(.text(key)).run()
                 }
                 if delta.scanFindingsChanged { try replaceScanFindings(delta.scanFindings) }
             }
@@ -230,16 +242,32 @@ public final class Indexer {
         // (2) Content: read, hash and parse in parallel; write in batches.
         var jobs: [ParseJob] = []
         jobs.reserveCapacity(added.count + changed.count)
-        for file in added { jobs.append(ParseJob(id: newIDs[file.path]!, file: file, previousHash: nil, isNew: true)) }
+        for file in added { jobs.append(ParseJob(id: newIDs[file.path]!, file: file, previousHash: nil, isNew: true, insertsFileRow: isColdIndex)) }
         for (file, state) in changed {
             jobs.append(ParseJob(id: state.id, file: file, previousHash: forceReparse ? nil : state.contentHash, isNew: false))
         }
         var parsedIDs = Set<Int64>()
         if !jobs.isEmpty {
+            let batchSize = max(1, options.batchSize)
+            let batches = stride(from: 0, to: jobs.count, by: batchSize).map { Array(jobs[$0..<min($0 + batchSize, jobs.count)]) }
+            // The first batch is parsed while the resolver is made: its links are resolved once it is ready.
+            let checker = schemas.checker
+            let pendingResolver = PendingResolver()
+            var upcoming = BackgroundParse(batches[0], resolver: pendingResolver, workers: options.parallelism, checker: checker, options: options)
             // A few changed files: resolve against just the files sharing their links' keys (a link's
-            // target depends only on those), instead of loading every path in the vault.
-            let isSmallChange = jobs.count <= options.candidateResolutionMaximumFiles
-            let resolver = isSmallChange ? LinkResolver<Int64>(files: []) : try store.resolver(forFilesIn: "SELECT id, path FROM file")
+            // target depends only on those), instead of loading every path in the vault. A first index
+            // resolves against the files it is about to write (none is in the database yet).
+            let isSmallChange = !isColdIndex && jobs.count <= options.candidateResolutionMaximumFiles
+            do {
+                pendingResolver.fulfill(
+                    isSmallChange ? LinkResolver<Int64>(files: [])
+                        : isColdIndex ? LinkResolver<Int64>(files: added.lazy.map { (path: $0.path, id: newIDs[$0.path]!) })
+                        : try store.resolver(forFilesIn: "SELECT id, path FROM file"))
+            } catch {
+                pendingResolver.fulfill(LinkResolver<Int64>(files: []))  // lets the workers finish; the run fails
+                _ = upcoming.wait()
+                throw error
+            }
             phases.mark("load resolver")
             // A cold bulk load has nothing to cascade and only inserts ids it just created: foreign-key
             // checks are switched off for it (and back on after), and FTS5 merges segments once at the end.
@@ -254,19 +282,13 @@ public final class Indexer {
                 }
             }
             let writer = try BatchWriter(connection: connection, fullText: options.fullText)
-            let batchSize = max(1, options.batchSize)
-            let batches = stride(from: 0, to: jobs.count, by: batchSize).map { Array(jobs[$0..<min($0 + batchSize, jobs.count)]) }
             // Parse batch k+1 on the worker threads while this thread writes batch k.
-            let checker = schemas.checker
-            // One resolver session per worker, kept across batches: link paths recur from note to note.
-            let sessions = (0..<max(1, options.parallelism)).map { _ in LinkResolver<Int64>.Session(resolver) }
-            var upcoming = BackgroundParse(batches[0], sessions: sessions, checker: checker, options: options)
             var done = 0
             for (number, batch) in batches.enumerated() {
                 var outcomes = upcoming.wait()
                 phases.mark("parse (waiting)")
                 if isSmallChange { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch) }
-                if number + 1 < batches.count { upcoming = BackgroundParse(batches[number + 1], sessions: sessions, checker: checker, options: options) }
+                if number + 1 < batches.count { upcoming = BackgroundParse(batches[number + 1], resolver: pendingResolver, workers: options.parallelism, checker: checker, options: options) }
                 try connection.transaction {
                     for (job, outcome) in zip(batch, outcomes) {
                         switch outcome {
@@ -279,7 +301,7 @@ public final class Indexer {
                         case .attachment:
                             try writer.touch(job: job, hash: nil)
                         case .unreadable(let finding):
-                            try writer.recordUnreadable(finding, fileID: job.id)
+                            try writer.recordUnreadable(finding, job: job)
                             report.findings.append(finding)
                         }
                     }
@@ -293,6 +315,7 @@ public final class Indexer {
             }
         }
         if isColdIndex {
+            try store.setMeta(Self.unfinishedFirstIndexKey, "0")
             try store.createSecondaryIndexes()
             phases.mark("build secondary indexes")
         }
@@ -327,7 +350,12 @@ public final class Indexer {
         var file: ScannedFile
         var previousHash: String?
         var isNew: Bool
+        /// The file has no row yet (a first index): the writer inserts it, with `id`.
+        var insertsFileRow = false
     }
+
+    /// Meta key set while a first index is being written (`"1"`); a run that finds it set starts over.
+    static let unfinishedFirstIndexKey = "first_index_unfinished"
 
     enum ParseOutcome: Sendable {
         case parsed(ParsedNote, targets: [LinkResolver<Int64>.Resolution], hash: String?, forms: StoredForms)
@@ -336,18 +364,20 @@ public final class Indexer {
         case unreadable(Finding)
     }
 
-    /// Parses one batch on the worker threads; `wait()` returns its outcomes.
+    /// Parses one batch on the worker threads, then resolves its links; `wait()` returns its outcomes.
     struct BackgroundParse {
         private final class Box: @unchecked Sendable { var outcomes: [ParseOutcome] = [] }
         private let box = Box()
         private let group = DispatchGroup()
 
-        /// `sessions`: one per worker (`options.parallelism`); a batch's workers use them one each.
-        init(_ jobs: [ParseJob], sessions: [LinkResolver<Int64>.Session], checker: NoteChecker?, options: IndexOptions) {
+        init(_ jobs: [ParseJob], resolver: PendingResolver, workers: Int, checker: NoteChecker?, options: IndexOptions) {
             let box = self.box
             DispatchQueue.global(qos: .userInitiated).async(group: group) {
-                box.outcomes = Indexer.parallelMap(jobs, workers: sessions.count) { worker, job in
-                    Indexer.parse(job, resolver: sessions[worker], checker: checker, options: options)
+                let parsed = Indexer.parallelMap(jobs, workers: workers) { job in Indexer.parse(job, checker: checker, options: options) }
+                let sessions = resolver.sessions(count: workers)
+                box.outcomes = Indexer.parallelMap(Array(parsed.indices), workers: workers) { worker, index in
+                    guard case .parsed(let note, _, let hash, let forms) = parsed[index] else { return parsed[index] }
+                    return .parsed(note, targets: sessions[worker].resolveAll(note.links, from: jobs[index].file.path), hash: hash, forms: forms)
                 }
             }
         }
@@ -358,7 +388,37 @@ public final class Indexer {
         }
     }
 
-    static func parse(_ job: ParseJob, resolver: LinkResolver<Int64>.Session, checker: NoteChecker?, options: IndexOptions) -> ParseOutcome {
+    /// The resolver of a run, made on the writer's thread while the first batch is parsed; the workers
+    /// wait for it before resolving links. One resolver session per worker, kept across batches: link
+    /// paths recur from note to note.
+    final class PendingResolver: @unchecked Sendable {
+        private let ready = DispatchGroup()
+        private var resolver: LinkResolver<Int64>?
+        private var made: [LinkResolver<Int64>.Session] = []
+        private let lock = NSLock()
+
+        init() { ready.enter() }
+
+        /// Call exactly once.
+        func fulfill(_ resolver: LinkResolver<Int64>) {
+            lock.lock()
+            self.resolver = resolver
+            lock.unlock()
+            ready.leave()
+        }
+
+        /// `count` sessions, the same ones on every call (a batch's worker n uses session n).
+        func sessions(count: Int) -> [LinkResolver<Int64>.Session] {
+            ready.wait()
+            lock.lock()
+            defer { lock.unlock() }
+            while made.count < max(1, count) { made.append(LinkResolver<Int64>.Session(resolver!)) }
+            return made
+        }
+    }
+
+    /// Reads and parses one file; links are resolved afterwards (`targets` is empty here).
+    static func parse(_ job: ParseJob, checker: NoteChecker?, options: IndexOptions) -> ParseOutcome {
         let file = job.file
         guard file.kind.isParsed else { return .attachment }
         let bytes: [UInt8]
@@ -396,7 +456,7 @@ public final class Indexer {
         }
         // Prepared for the full-text index here, on the worker threads, not on the single writer.
         note.bodyText = note.bodyText.map(FullTextSegmenter.indexable)
-        return .parsed(note, targets: resolver.resolveAll(note.links, from: file.path), hash: hash, forms: StoredForms(note))
+        return .parsed(note, targets: [], hash: hash, forms: StoredForms(note))
     }
 
     private static func emptyNote(_ finding: Finding) -> ParsedNote {
@@ -569,6 +629,8 @@ public final class Indexer {
     }
 
     /// Re-resolves every link whose key is pending, except in files just parsed; returns how many changed target.
+    /// Those links are the unresolved ones with a pending key, and the resolved ones whose target has a
+    /// pending key (a link resolves only to a file sharing its key; a removed file's links were unset).
     private func reresolvePendingLinks(skipping parsedIDs: Set<Int64>) throws -> Int {
         guard try countPendingKeys() > 0 else { return 0 }
         let connection = store.connection
@@ -577,7 +639,8 @@ public final class Indexer {
             let links = try connection.prepare("""
                 SELECT l.source_id, l.id, l.link_path, l.markdown_syntax, l.target_id, f.path
                 FROM link l JOIN file f ON f.id = l.source_id
-                WHERE l.link_key IN (SELECT link_key FROM pending_resolve)
+                WHERE (l.target_id IS NULL AND l.link_key IN (SELECT link_key FROM pending_resolve))
+                   OR (l.target_id IN (SELECT t.id FROM file t JOIN pending_resolve p ON t.resolve_key = p.link_key) AND l.via_reference = 0)
                 """)
             var updates: [(link: Int64, target: Int64?)] = []
             while try links.step() {
@@ -603,7 +666,7 @@ public final class Indexer {
         let statement = try store.connection.prepare("""
             SELECT (SELECT count(*) FROM file WHERE kind = 'note'), (SELECT count(*) FROM file),
                    (SELECT count(*) FROM link WHERE via_reference = 0), (SELECT count(*) FROM link WHERE target_id IS NULL),
-                   (SELECT count(*) FROM finding), (SELECT count(*) FROM link WHERE link_key >= char(1) AND link_key < char(2))
+                   (SELECT count(*) FROM finding), (SELECT count(*) FROM link WHERE via_reference = 1)
             """)
         guard try statement.step() else { return }
         report.referenceEdges = Int(statement.int(5))

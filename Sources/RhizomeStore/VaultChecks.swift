@@ -13,8 +13,7 @@ struct VaultChecks {
     /// on indexes (about 10 ms at 10k notes); their cost grows with the number of typed notes and references.
     func run() throws -> Int {
         try connection.transaction { () throws -> Int in
-            // Edges are the only links whose key starts with U+0001: a range on the `link_key` index.
-            try connection.execute("DELETE FROM link WHERE link_key >= char(1) AND link_key < char(2)")
+            try connection.execute("DELETE FROM link WHERE via_reference = 1")
             let codes = FindingCode.vaultCodes.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
             try connection.execute("DELETE FROM finding WHERE code IN (\(codes))")
             guard let catalog else { return 0 }

@@ -47,15 +47,20 @@ import RhizomeTestSupport
 
     @Test func twoProcessesRefreshingOneIndexTakeTurns() throws {
         let vault = try makeVault(notes: 2_000)
-        let processes = try (0..<3).map { _ in
+        // Each process's errors go to a file of its own, to show what went wrong if one fails.
+        let folder = URL(fileURLWithPath: vault.databasePath).deletingLastPathComponent()
+        let errorFiles = (0..<3).map { folder.appendingPathComponent("index-\($0).err") }
+        let processes = try errorFiles.map { errorFile in
             let process = try launch(["index", "--vault", vault.path, "--db", vault.databasePath], home: vault.outside.path)
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errorFile)
             return process
         }
         for process in processes { try process.run() }
         for process in processes { process.waitUntilExit() }
-        #expect(processes.map(\.terminationStatus) == [0, 0, 0])
+        let errors = errorFiles.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
+        #expect(processes.map(\.terminationStatus) == [0, 0, 0], "\(errors)")
         let fresh = vault.scratchDatabasePath()
         try vault.index(database: fresh)
         #expect(try IndexStore(path: vault.databasePath).canonicalDump() == (try IndexStore(path: fresh).canonicalDump()))

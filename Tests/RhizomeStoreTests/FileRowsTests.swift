@@ -129,3 +129,31 @@ import RhizomeTestSupport
         #expect(try store.canonicalDump() == vault.store(database: scratch).canonicalDump())
     }
 }
+
+/// One index on links, by target then key, serves backlinks and the re-resolution of links whose
+/// resolution may change (unresolved ones by key, resolved ones by their target).
+@Suite struct LinkIndexPlanTests {
+    @Test(arguments: [
+        ("SELECT source_id FROM link WHERE target_id = 7", "(target_id=?)"),
+        ("SELECT source_id FROM link WHERE target_id IS NULL AND link_key = 'x'", "(target_id=? AND link_key=?)"),
+        ("""
+         SELECT l.id FROM link l WHERE (l.target_id IS NULL AND l.link_key IN (SELECT link_key FROM pending_resolve))
+            OR (l.target_id IN (SELECT t.id FROM file t JOIN pending_resolve p ON t.resolve_key = p.link_key) AND l.via_reference = 0)
+         """, "(target_id=?"),
+        ("DELETE FROM link WHERE via_reference = 1", "link_reference"),
+    ])
+    func `link lookups search an index, never scan the links`(sql: String, expected: String) throws {
+        let vault = try TemporaryVault()
+        try vault.write("A.md", "[[B]] [[Missing]]\n")
+        try vault.write("B.md", "[[A]]\n")
+        try vault.index()
+        let connection = try SQLiteConnection(path: vault.databasePath, mode: .readOnly)
+        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
+        var details: [String] = []
+        while try plan.step() { details.append(plan.text(3)) }
+        let onLinks = details.filter { $0.contains("link") && !$0.contains("LIST SUBQUERY") }
+        #expect(!onLinks.isEmpty, "\(details)")
+        #expect(onLinks.allSatisfy { !$0.hasPrefix("SCAN") }, "\(details)")
+        #expect(details.contains { $0.contains(expected) }, "\(details)")
+    }
+}
