@@ -248,12 +248,21 @@ public final class Indexer {
         }
         var parsedIDs = Set<Int64>()
         if !jobs.isEmpty {
-            let batchSize = max(1, options.batchSize)
-            let batches = stride(from: 0, to: jobs.count, by: batchSize).map { Array(jobs[$0..<min($0 + batchSize, jobs.count)]) }
+            let batches = Self.batches(of: jobs, size: max(1, options.batchSize))
+            // Batches are parsed one after another on the worker threads, up to `parseLookahead` ahead of
+            // the batch this thread writes, so that neither side waits for the other while both have work.
             // The first batch is parsed while the resolver is made: its links are resolved once it is ready.
             let checker = schemas.checker
             let pendingResolver = PendingResolver()
-            var upcoming = BackgroundParse(batches[0], resolver: pendingResolver, workers: options.parallelism, checker: checker, options: options)
+            let parseQueue = DispatchQueue(label: "rhizome.index.parse", qos: .userInitiated)
+            var upcoming: [BackgroundParse] = []
+            func startParsing(_ number: Int) {
+                guard number < batches.count else { return }
+                upcoming.append(BackgroundParse(
+                    batches[number], on: parseQueue, resolver: pendingResolver, workers: options.parallelism, checker: checker, options: options))
+            }
+            for number in 0...Self.parseLookahead { startParsing(number) }
+            defer { for parse in upcoming { _ = parse.wait() } }  // an error: let the workers finish first
             // A few changed files: resolve against just the files sharing their links' keys (a link's
             // target depends only on those), instead of loading every path in the vault. A first index
             // resolves against the files it is about to write (none is in the database yet).
@@ -265,7 +274,6 @@ public final class Indexer {
                         : try store.resolver(forFilesIn: "SELECT id, path FROM file"))
             } catch {
                 pendingResolver.fulfill(LinkResolver<Int64>(files: []))  // lets the workers finish; the run fails
-                _ = upcoming.wait()
                 throw error
             }
             phases.mark("load resolver")
@@ -282,13 +290,12 @@ public final class Indexer {
                 }
             }
             let writer = try BatchWriter(connection: connection, fullText: options.fullText)
-            // Parse batch k+1 on the worker threads while this thread writes batch k.
             var done = 0
             for (number, batch) in batches.enumerated() {
-                var outcomes = upcoming.wait()
+                var outcomes = upcoming.removeFirst().wait()
                 phases.mark("parse (waiting)")
+                startParsing(number + Self.parseLookahead + 1)
                 if isSmallChange { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch) }
-                if number + 1 < batches.count { upcoming = BackgroundParse(batches[number + 1], resolver: pendingResolver, workers: options.parallelism, checker: checker, options: options) }
                 try connection.transaction {
                     for (job, outcome) in zip(batch, outcomes) {
                         switch outcome {
@@ -370,9 +377,10 @@ public final class Indexer {
         private let box = Box()
         private let group = DispatchGroup()
 
-        init(_ jobs: [ParseJob], resolver: PendingResolver, workers: Int, checker: NoteChecker?, options: IndexOptions) {
+        /// Parses on `queue` (serial: batches in turn, each on `workers` threads).
+        init(_ jobs: [ParseJob], on queue: DispatchQueue, resolver: PendingResolver, workers: Int, checker: NoteChecker?, options: IndexOptions) {
             let box = self.box
-            DispatchQueue.global(qos: .userInitiated).async(group: group) {
+            queue.async(group: group) {
                 let parsed = Indexer.parallelMap(jobs, workers: workers) { job in Indexer.parse(job, checker: checker, options: options) }
                 let sessions = resolver.sessions(count: workers)
                 box.outcomes = Indexer.parallelMap(Array(parsed.indices), workers: workers) { worker, index in
@@ -386,6 +394,25 @@ public final class Indexer {
             group.wait()
             return box.outcomes
         }
+    }
+
+    /// How many batches the workers may parse ahead of the one being written.
+    static let parseLookahead = 2
+
+    /// `jobs` in batches of `size`, the first ones smaller (a quarter, then a half), so that writing
+    /// starts soon after parsing does.
+    static func batches(of jobs: [ParseJob], size: Int) -> [[ParseJob]] {
+        var batches: [[ParseJob]] = []
+        var start = 0
+        for ramp in [max(1, size / 4), max(1, size / 2)] where start < jobs.count {
+            batches.append(Array(jobs[start..<min(start + ramp, jobs.count)]))
+            start += ramp
+        }
+        while start < jobs.count {
+            batches.append(Array(jobs[start..<min(start + size, jobs.count)]))
+            start += size
+        }
+        return batches
     }
 
     /// The resolver of a run, made on the writer's thread while the first batch is parsed; the workers

@@ -95,6 +95,10 @@ private struct FileTable: Sendable {
         var pathKey: String
         var folderKey: String
         var nameKey: String
+        /// `pathKey` and `nameKey` without their last `.md`, for notes (nil for other files): what
+        /// `[[Name]]` must equal to match `Name.md`, compared without building `key + ".md"`.
+        var notePathKey: String?
+        var noteNameKey: String?
         /// The path's length in Unicode scalars (the "shortest path" tie-break), counted once.
         var pathLength: Int
     }
@@ -120,14 +124,16 @@ private struct FileTable: Sendable {
     mutating func insert(path: String) {
         let pathKey = UnicodeNormalization.matchKey(path)
         let index = entries.count
+        let nameKey = String(VaultPath.fileName(of: pathKey))
+        let isNote = pathKey.utf8.count > 3 && pathKey.utf8.suffix(3).elementsEqual(".md".utf8)
+        let notePathKey = isNote ? String(pathKey.utf8.dropLast(3))! : nil
         entries.append(Entry(
-            path: path, pathKey: pathKey, folderKey: VaultPath.folder(of: pathKey),
-            nameKey: String(VaultPath.fileName(of: pathKey)), pathLength: path.unicodeScalars.count))
+            path: path, pathKey: pathKey, folderKey: VaultPath.folder(of: pathKey), nameKey: nameKey,
+            notePathKey: notePathKey, noteNameKey: isNote ? String(nameKey.utf8.dropLast(3))! : nil,
+            pathLength: path.unicodeScalars.count))
         indexesByResolveKey[Self.resolveKey(ofFilePath: path), default: []].append(index)
         indexesByPathKey[pathKey, default: []].append(index)
-        if pathKey.utf8.count > 3, pathKey.utf8.suffix(3).elementsEqual(".md".utf8) {
-            indexesByNotePathKey[String(pathKey.utf8.dropLast(3))!, default: []].append(index)
-        }
+        if let notePathKey { indexesByNotePathKey[notePathKey, default: []].append(index) }
     }
 
     /// Resolutions already worked out, by link path: those that hold from any folder, and, for link paths
@@ -200,23 +206,26 @@ private struct FileTable: Sendable {
     /// several files of one name.
     func resolve(normalizedPath: String, relativeFirst: Bool, source: Source, candidates: [Int]?, dependsOnFolder: inout Bool) -> Int? {
         if normalizedPath.isEmpty { return exactPath(UnicodeNormalization.matchKey(source.path), preferring: source.path) }
-        // A path ending in `/`, `.` or `..` names a folder, never a file.
-        guard !normalizedPath.hasSuffix("/"), !normalizedPath.hasSuffix("/.."), !normalizedPath.hasSuffix("/."),
-              normalizedPath != ".", normalizedPath != ".." else { return nil }
+        // A path ending in `/`, `.` or `..` names a folder, never a file. (The byte checks first: each of
+        // these character tests can only hold when the byte one does, and most paths pass neither.)
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        if let last = normalizedPath.utf8.last, last == slash || last == dot {
+            guard !normalizedPath.hasSuffix("/"), !normalizedPath.hasSuffix("/.."), !normalizedPath.hasSuffix("/."),
+                  normalizedPath != ".", normalizedPath != ".." else { return nil }
+        }
         var path = normalizedPath
-        while path.hasPrefix("/") { path.removeFirst() }
-        let isRelative = path.hasPrefix("./") || path.hasPrefix("../")
+        if path.utf8.first == slash { while path.hasPrefix("/") { path.removeFirst() } }
+        let isRelative = path.utf8.first == dot && (path.hasPrefix("./") || path.hasPrefix("../"))
         if relativeFirst || isRelative {
             dependsOnFolder = true
             let joined = source.folder.isEmpty ? path : source.folder + "/" + path
             if let normalized = VaultPath.normalize(joined), let hit = exactPathOrNote(normalized) { return hit }
         }
-        let needsNormalizing = isRelative || path.containsUTF8("//") || path.containsUTF8("/./") || path.hasSuffix("/.")
+        let needsNormalizing = isRelative || path.containsUTF8("//") || path.containsUTF8("/./") || (path.utf8.last == dot && path.hasSuffix("/."))
         guard let normalized = needsNormalizing ? VaultPath.normalize(path) : path, !normalized.isEmpty else { return nil }
         let key = UnicodeNormalization.matchKey(normalized)
         if let hit = exactPath(key, preferring: normalized) ?? exactNotePath(key, preferring: normalized) { return hit }
         return best(among: key, sourceFolderKey: source.folderKey, candidates: candidates, dependsOnFolder: &dependsOnFolder)
-            ?? best(among: key + ".md", sourceFolderKey: source.folderKey, candidates: candidates, dependsOnFolder: &dependsOnFolder)
     }
 
     static func resolveKey(ofFilePath path: String) -> String {
@@ -290,33 +299,62 @@ private struct FileTable: Sendable {
         return exactPath(key + ".md", preferring: spelling + ".md")
     }
 
-    /// Among files whose name (or, for a path with folders, whose path suffix) equals `key`: the one in
-    /// the source's own folder, else the shortest path, else the first in byte order.
+    /// Among files whose name (or, for a path with folders, whose path suffix) equals `key`, else, when
+    /// none does, among those where it equals `key.md`: the one in the source's own folder, else the
+    /// shortest path, else the first in byte order. One pass over the candidates for both.
     private func best(among key: String, sourceFolderKey: String, candidates: [Int]?, dependsOnFolder: inout Bool) -> Int? {
         guard let indexes = candidates ?? indexesByResolveKey[Self.resolveKey(ofLinkPath: key)] else { return nil }
         let hasFolder = key.utf8.contains(UInt8(ascii: "/"))
         let suffix = hasFolder ? "/" + key : ""
-        var chosen: Int? = nil
-        var chosenInSourceFolder = false
-        var chosenLength = 0
+        var exact = Choice(), note = Choice()
         for index in indexes {
-            let file = entries[index]
-            let isMatch = hasFolder ? (file.pathKey == key || file.pathKey.hasSuffix(suffix)) : file.nameKey == key
-            guard isMatch else { continue }
-            let inSourceFolder = file.folderKey == sourceFolderKey
-            let length = file.pathLength
-            if let current = chosen {
-                dependsOnFolder = true  // more than one file of this name: the source's folder may decide
-                if chosenInSourceFolder && !inSourceFolder { continue }
-                if inSourceFolder == chosenInSourceFolder {
-                    if length > chosenLength { continue }
-                    if length == chosenLength && !file.path.utf8.lexicographicallyPrecedes(entries[current].path.utf8) { continue }
+            let isExact: Bool
+            if hasFolder {
+                if entries[index].pathKey == key || entries[index].pathKey.hasSuffix(suffix) {
+                    isExact = true
+                } else if let notePath = entries[index].notePathKey, notePath == key || notePath.hasSuffix(suffix) {
+                    isExact = false
+                } else {
+                    continue
+                }
+            } else if entries[index].nameKey == key {
+                isExact = true
+            } else if entries[index].noteNameKey == key {
+                isExact = false
+            } else {
+                continue
+            }
+            let inSourceFolder = entries[index].folderKey == sourceFolderKey
+            if isExact { exact.consider(index, inSourceFolder: inSourceFolder, entries: entries) }
+            else { note.consider(index, inSourceFolder: inSourceFolder, entries: entries) }
+        }
+        let chosen = exact.index == nil ? note : exact
+        // More than one file of this name: the source's folder may decide.
+        if chosen.isChoice { dependsOnFolder = true }
+        return chosen.index
+    }
+
+    /// The best file so far among several of one name (see `best`).
+    private struct Choice {
+        var index: Int? = nil
+        var inSourceFolder = false
+        var length = 0
+        /// Whether more than one file was considered.
+        var isChoice = false
+
+        mutating func consider(_ candidate: Int, inSourceFolder candidateInSourceFolder: Bool, entries: [Entry]) {
+            let candidateLength = entries[candidate].pathLength
+            if let current = index {
+                isChoice = true
+                if inSourceFolder && !candidateInSourceFolder { return }
+                if candidateInSourceFolder == inSourceFolder {
+                    if candidateLength > length { return }
+                    if candidateLength == length && !entries[candidate].path.utf8.lexicographicallyPrecedes(entries[current].path.utf8) { return }
                 }
             }
-            chosen = index
-            chosenInSourceFolder = inSourceFolder
-            chosenLength = length
+            index = candidate
+            inSourceFolder = candidateInSourceFolder
+            length = candidateLength
         }
-        return chosen
     }
 }
