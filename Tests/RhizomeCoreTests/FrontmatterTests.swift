@@ -492,3 +492,16 @@ private func yamlEntries(_ text: String, lineOffset: Int = 0) -> [FrontmatterEnt
         #expect(note.frontmatter?["title"]?.value == .string("caf\u{FFFD}"))
     }
 }
+
+/// The tag grammar frontmatter tags are checked against (body tags stop at the first character outside it).
+@Suite struct TagNameTests {
+    @Test(arguments: [
+        ("project", true), ("project/alpha", true), ("a/b/c", true), ("y1984", true), ("_", true), ("été", true), ("日本語", true),
+        ("1984", false), ("", false), ("/a", false), ("a/", false), ("a//b", false), ("/", false), ("//", false), ("a b", false),
+        ("a#b", false), ("1/2", true),
+    ])
+    func `a tag name has letters, digits, underscores, dashes and non-empty nested parts, and is not only digits`(name: String, isValid: Bool) {
+        #expect(TagSyntax.isValidTagName(name) == isValid)
+        #expect(TagSyntax.isValidTagName(Substring(name)) == isValid)
+    }
+}

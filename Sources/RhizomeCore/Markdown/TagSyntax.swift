@@ -1,19 +1,23 @@
 /// Obsidian's tag grammar: letters (any script), digits, `_`, `-`, `/`; at least one non-digit; no spaces.
 public enum TagSyntax {
     public static func isValidTagName<S: StringProtocol>(_ name: S) -> Bool {
-        // Nested parts may not be empty: no leading, trailing or doubled `/`.
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.hasSuffix("/"), !name.contains("//") else { return false }
         var hasNonDigit = false
+        var previous: Unicode.Scalar? = nil
         for scalar in name.unicodeScalars {
             switch scalar {
-            case "0"..."9": continue
-            case "a"..."z", "A"..."Z", "_", "-", "/": hasNonDigit = true
+            case "0"..."9": break
+            case "/":
+                // Nested parts may not be empty: no leading or doubled `/` (nor trailing, below).
+                guard previous != nil, previous != "/" else { return false }
+                hasNonDigit = true
+            case "a"..."z", "A"..."Z", "_", "-": hasNonDigit = true
             default:
                 guard scalar.value >= 0x80, isTagScalar(scalar) else { return false }
                 hasNonDigit = true
             }
+            previous = scalar
         }
-        return hasNonDigit
+        return hasNonDigit && previous != "/"
     }
 
     /// Non-ASCII scalars allowed inside a tag: letters, numbers and combining marks of any script.
