@@ -5,7 +5,7 @@
 ///     swift run -c release rhizome-benchmark --watch 10000   # save-to-query latency of a watcher
 ///     swift run -c release rhizome-benchmark --dataview 10000   # Dataview query latency
 ///     swift run -c release rhizome-benchmark --dataview 10000 --query 2   # one of its queries
-///     swift run -c release rhizome-benchmark --cold 10000 [--full-text]   # one cold index, to profile
+///     swift run -c release rhizome-benchmark --cold 10000 [--full-text] [--report-rss]   # one cold index, to profile
 ///     swift run -c release rhizome-benchmark --parse 10000   # parsing and resolving alone, one thread, to profile
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
@@ -37,6 +37,9 @@ if let size = value(of: "--single-watch").flatMap(Int.init) {
 if let size = value(of: "--cold").flatMap(Int.init) {
     do {
         try BenchmarkRun(noteCount: size, workRoot: workRoot).runColdIndexOnly(fullText: arguments.contains("--full-text"))
+        if arguments.contains("--report-rss") {
+            print(String(format: "  %-44@ %.0f MB", "peak RSS (that first index, alone)" as NSString, Measurements.peakResidentMegabytes()))
+        }
     } catch {
         FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
         exit(70)
@@ -89,10 +92,15 @@ if let size = value(of: "--watch").flatMap(Int.init) {
 let sizes = value(of: "--notes").map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1_000, 10_000, 50_000]
 print("Rhizome benchmark · \(ProcessInfo.processInfo.activeProcessorCount) cores · sizes \(sizes.map(String.init).joined(separator: ", "))")
 for size in sizes {
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    child.arguments = ["--single", String(size), "--work-dir", workRoot]
-    try child.run()
-    child.waitUntilExit()
-    if child.terminationStatus != 0 { exit(child.terminationStatus) }
+    // The size's measurements, then a first index with full text alone in a process of its own: the
+    // peak RSS of `rhizome index` on that vault, without the benchmark's other phases (which hold
+    // every parsed note at once to time parsing alone).
+    for arguments in [["--single", String(size)], ["--cold", String(size), "--full-text", "--report-rss"]] {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = arguments + ["--work-dir", workRoot]
+        try child.run()
+        child.waitUntilExit()
+        if child.terminationStatus != 0 { exit(child.terminationStatus) }
+    }
 }

@@ -155,19 +155,21 @@ private func target(of linkPath: String, markdown: Bool = false, from source: St
         let files = ["Note.md", "A/Note.md", "B/Note.md", "A/Sub/Note.md", "A/Source.md", "B/Source.md", "Other.md",
                      "b/other.md", "C/Plan.md", "D/Plan.md", "Images/pic.png", "A/été.md", "Deep/x/Unique.md"]
         let resolver = resolver(files)
-        let session = LinkResolver<Int>.Session(resolver)
-        let text = "[[Note]] [x](Note.md) [y](./Note.md) [z](../Note.md) [[Other]] [[other]] [[Plan]] [[C/Plan]] ![[pic.png]] "
-            + "[[#Top]] [[Missing]] [[ÉTÉ]] [[Unique]] [[x/Unique]] [w](Sub/Note.md) [[Note.md]] [v](<Other.md>)"
-        let links = MarkdownScanner.scan(text).links
-        let sources = ["A/Source.md", "B/Source.md", "Source.md", "C/Sub/Deep.md", "A/Sub/Note.md", "D/Plan.md", "b/x.md", "B/y.md"]
-        // Every source twice, interleaved, so that later notes hit what earlier ones left in the memo.
-        for source in sources + sources.reversed() {
-            let remembered = session.resolveAll(links, from: source)
-            let afresh = resolver.resolveAll(links, from: source)
-            #expect(remembered.map(\.target) == afresh.map(\.target), "from \(source)")
-            #expect(remembered.map(\.key) == afresh.map(\.key), "from \(source)")
-            for (link, resolution) in zip(links, remembered) {
-                #expect(resolution.target == resolver.resolve(link, from: source)?.id, "\(link.path) from \(source)")
+        // A memo of three entries forgets often, while a large one never does: both must agree.
+        for session in [LinkResolver<Int>.Session(resolver), LinkResolver<Int>.Session(resolver, maximumEntries: 3)] {
+            let text = "[[Note]] [x](Note.md) [y](./Note.md) [z](../Note.md) [[Other]] [[other]] [[Plan]] [[C/Plan]] ![[pic.png]] "
+                + "[[#Top]] [[Missing]] [[ÉTÉ]] [[Unique]] [[x/Unique]] [w](Sub/Note.md) [[Note.md]] [v](<Other.md>)"
+            let links = MarkdownScanner.scan(text).links
+            let sources = ["A/Source.md", "B/Source.md", "Source.md", "C/Sub/Deep.md", "A/Sub/Note.md", "D/Plan.md", "b/x.md", "B/y.md"]
+            // Every source twice, interleaved, so that later notes hit what earlier ones left in the memo.
+            for source in sources + sources.reversed() {
+                let remembered = session.resolveAll(links, from: source)
+                let afresh = resolver.resolveAll(links, from: source)
+                #expect(remembered.map(\.target) == afresh.map(\.target), "from \(source)")
+                #expect(remembered.map(\.key) == afresh.map(\.key), "from \(source)")
+                for (link, resolution) in zip(links, remembered) {
+                    #expect(resolution.target == resolver.resolve(link, from: source)?.id, "\(link.path) from \(source)")
+                }
             }
         }
     }

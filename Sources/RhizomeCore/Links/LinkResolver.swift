@@ -60,7 +60,11 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
         private let resolver: LinkResolver
         private var memo = FileTable.Memo()
 
-        public init(_ resolver: LinkResolver) { self.resolver = resolver }
+        /// `maximumEntries`: how many resolutions it remembers before it forgets them all and starts again.
+        public init(_ resolver: LinkResolver, maximumEntries: Int = 40_000) {
+            self.resolver = resolver
+            memo.maximumEntries = max(1, maximumEntries)
+        }
 
         public func resolveAll(_ links: [LinkOccurrence], from sourcePath: String) -> [Resolution] {
             resolver.resolveAll(links, from: sourcePath, memo: &memo)
@@ -153,6 +157,14 @@ private struct FileTable: Sendable {
         }
 
         var entries: [Key: Entry] = [:]
+        /// The memo is emptied when it reaches this many entries: its memory stays bounded (a few MB) in
+        /// vaults with hundreds of thousands of link paths, and recent paths are remembered again.
+        var maximumEntries = 40_000
+
+        mutating func remember(_ entry: Entry, for key: Key) {
+            if entries.count >= maximumEntries { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
+        }
     }
 
     func resolveAll(_ links: [LinkOccurrence], from sourcePath: String, memo: inout Memo) -> [(index: Int?, key: String)] {
@@ -186,11 +198,9 @@ private struct FileTable: Sendable {
                 normalizedPath: link.path, relativeFirst: link.isMarkdownSyntax, source: resolvedSource,
                 candidates: isASCII ? candidates : nil, dependsOnFolder: &dependsOnFolder)
             let entry = Memo.Entry(index: index, key: key, dependsOnFolder: dependsOnFolder)
+            memo.remember(entry, for: anyFolder)
             if dependsOnFolder {
-                memo.entries[anyFolder] = entry
-                memo.entries[folderKey ?? Memo.Key(path: link.path, isMarkdownSyntax: link.isMarkdownSyntax, folder: folder)] = entry
-            } else {
-                memo.entries[anyFolder] = entry
+                memo.remember(entry, for: folderKey ?? Memo.Key(path: link.path, isMarkdownSyntax: link.isMarkdownSyntax, folder: folder))
             }
             return (index, key)
         }
