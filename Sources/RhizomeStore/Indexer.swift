@@ -346,6 +346,7 @@ public final class Indexer {
         try store.setMeta("last_indexed_at", ISO8601DateFormatter().string(from: Date()))
         report.unchanged = unchanged
         if delta.fillTotals { try fillTotals(&report) }
+        phases.mark("totals")
         report.milliseconds = milliseconds(since: started, clock: clock)
         return report
     }
@@ -692,7 +693,9 @@ public final class Indexer {
     private func fillTotals(_ report: inout IndexReport) throws {
         let statement = try store.connection.prepare("""
             SELECT (SELECT count(*) FROM file WHERE kind = 'note'), (SELECT count(*) FROM file),
-                   (SELECT count(*) FROM link WHERE via_reference = 0), (SELECT count(*) FROM link WHERE target_id IS NULL),
+                   -- All links (counted on an index, not by reading the table) less the reference edges.
+                   (SELECT count(*) FROM link) - (SELECT count(*) FROM link WHERE via_reference = 1),
+                   (SELECT count(*) FROM link WHERE target_id IS NULL),
                    (SELECT count(*) FROM finding), (SELECT count(*) FROM link WHERE via_reference = 1)
             """)
         guard try statement.step() else { return }
