@@ -292,6 +292,30 @@ private func read(_ file: ScannedFile?) -> String? {
         #expect(FileReader.read(DiskPath(url.path), maxBytes: 10) == .success(Array("0123456789".utf8)))
     }
 
+    @Test func `an empty file and a file of many reads are read whole`() throws {
+        let vault = try TemporaryVault()
+        let empty = try vault.write("Empty.md", "")
+        #expect(FileReader.read(DiskPath(empty.path), maxBytes: 10) == .success([]))
+        let text = (0..<20_000).map { "line \($0)\n" }.joined()  // about 200 KB
+        let long = try vault.write("Long.md", text)
+        #expect(FileReader.read(DiskPath(long.path), maxBytes: 1 << 20) == .success(Array(text.utf8)))
+    }
+
+    #if os(Linux)
+    @Test func `a file longer than its stated size is read to its end, within the limit`() {
+        // Files under /proc state a size of 0 and have content: the reader reads on past the size it was told.
+        guard case .success(let bytes) = FileReader.read(DiskPath("/proc/self/status"), maxBytes: 1 << 20) else {
+            Issue.record("/proc/self/status was not read")
+            return
+        }
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("Name:"))
+        guard case .failure(.tooLarge) = FileReader.read(DiskPath("/proc/self/status"), maxBytes: 10) else {
+            Issue.record("content past the limit was read")
+            return
+        }
+    }
+    #endif
+
     @Test func `a missing file is unreadable and gone`() throws {
         let vault = try TemporaryVault()
         guard case .failure(.unreadable(_, let isGone)) = FileReader.read(DiskPath(vault.path + "/Missing.md"), maxBytes: 10) else {
