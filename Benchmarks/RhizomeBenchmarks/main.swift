@@ -23,59 +23,44 @@ func value(of option: String) -> String? {
 
 let workRoot = value(of: "--work-dir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("rhizome-bench").path
 
-if let size = value(of: "--single-watch").flatMap(Int.init) {
+/// Runs one benchmark mode and exits: 0 when it finished, 70 (with the error on standard error) when not.
+func runMode(_ name: String, _ body: () throws -> Void) -> Never {
     do {
-        try WatchBenchmark(noteCount: size, workRoot: workRoot).run()
+        try body()
     } catch {
-        FileHandle.standardError.write(Data("watch benchmark failed: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("\(name) failed: \(error)\n".utf8))
         exit(70)
     }
     exit(0)
 }
 
-// `--cold N [--full-text]`: one cold index and nothing else (for profiling).
+if let size = value(of: "--single-watch").flatMap(Int.init) {
+    runMode("watch benchmark") { try WatchBenchmark(noteCount: size, workRoot: workRoot).run() }
+}
+
+// `--cold N [--full-text] [--report-rss]`: one cold index and nothing else (for profiling).
 if let size = value(of: "--cold").flatMap(Int.init) {
-    do {
+    runMode("benchmark") {
         try BenchmarkRun(noteCount: size, workRoot: workRoot).runColdIndexOnly(fullText: arguments.contains("--full-text"))
         if arguments.contains("--report-rss") {
             print(String(format: "  %-44@ %.0f MB", "peak RSS (that first index, alone)" as NSString, Measurements.peakResidentMegabytes()))
         }
-    } catch {
-        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
-        exit(70)
     }
-    exit(0)
 }
 
 // `--parse N`: what the parse workers do, on one thread, with no database (for profiling).
 if let size = value(of: "--parse").flatMap(Int.init) {
-    do {
-        try BenchmarkRun(noteCount: size, workRoot: workRoot).runParseOnly()
-    } catch {
-        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
-        exit(70)
-    }
-    exit(0)
+    runMode("benchmark") { try BenchmarkRun(noteCount: size, workRoot: workRoot).runParseOnly() }
 }
 
 if let single = value(of: "--single").flatMap(Int.init) {
-    do {
-        try BenchmarkRun(noteCount: single, workRoot: workRoot).run()
-    } catch {
-        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
-        exit(70)
-    }
-    exit(0)
+    runMode("benchmark") { try BenchmarkRun(noteCount: single, workRoot: workRoot).run() }
 }
 
 // `--dataview N`: Dataview query latency on an indexed vault.
 if let size = value(of: "--dataview").flatMap(Int.init) {
-    do {
+    runMode("dataview benchmark") {
         try DataviewBenchmark(noteCount: size, workRoot: workRoot, onlyQuery: value(of: "--query").flatMap(Int.init)).run()
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("dataview benchmark failed: \(error)\n".utf8))
-        exit(1)
     }
 }
 
