@@ -4,7 +4,9 @@ import RhizomeCore
 final class BatchWriter {
     private let connection: SQLiteConnection
     private let fullText: Bool
-    private let deleteChildren: [SQLiteStatement]
+    /// Deletes a file's rows in the per-file tables (`FileRows`).
+    private let fileRows: FileDeletion
+    private let deleteFindings: SQLiteStatement
     private let deleteFullText: SQLiteStatement
     private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: SQLiteStatement
     private let insertFinding, insertFullText: SQLiteStatement
@@ -14,15 +16,8 @@ final class BatchWriter {
     init(connection: SQLiteConnection, fullText: Bool) throws(StoreError) {
         self.connection = connection
         self.fullText = fullText
-        // A file's rows in the per-file tables are one range of ids (`FileRows`); `finding` stays last:
-        // recordUnreadable clears only it.
-        var deletes: [SQLiteStatement] = []
-        for (table, _) in IndexSchema.fileRowTables {
-            deletes.append(try connection.prepare("DELETE FROM \(table) WHERE id BETWEEN ? AND ?"))
-        }
-        deletes.append(try connection.prepare("DELETE FROM note_type WHERE file_id = ?"))
-        deletes.append(try connection.prepare("DELETE FROM finding WHERE file_id = ?"))
-        deleteChildren = deletes
+        fileRows = try FileDeletion(connection)
+        deleteFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ?")
         deleteFullText = try connection.prepare("DELETE FROM note_fts WHERE rowid = ?")
         insertLink = try connection.prepare("""
             INSERT INTO link(id, source_id, target_id, kind, property_key, link_path, subpath, display, link_key, line, col, markdown_syntax)
@@ -180,13 +175,15 @@ final class BatchWriter {
         try touchFile.bind(.integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite, .integer(job.id)).run()
     }
 
-    /// The row of a file a first index writes with its content (`ParseJob.insertsFileRow`).
-    private func insertRow(of job: Indexer.ParseJob, hash: String?, frontmatterJSON: String?) throws(StoreError) {
+    /// The row of a file a first index writes with its content (`ParseJob.insertsFileRow`). Without its size
+    /// and time when it was not read (`wasRead`): the next run then sees it changed and reads it again.
+    private func insertRow(of job: Indexer.ParseJob, hash: String?, frontmatterJSON: String?, wasRead: Bool = true) throws(StoreError) {
         let path = job.file.path
         try insertFile.bind(
             .integer(job.id), .text(path), .text(VaultPath.displayName(of: path)), .text(VaultPath.folder(of: path)),
             .text(VaultPath.lowercasedExtension(of: path)), .text(job.file.kind.rawValue), .text(LinkResolver<Int64>.resolveKey(ofFilePath: path)),
-            .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite, frontmatterJSON.sqlite
+            wasRead ? .integer(job.file.size) : nil, wasRead ? .integer(job.file.modificationTime) : nil, hash.sqlite,
+            job.file.realPath.sqlite, frontmatterJSON.sqlite
         ).run()
     }
 
@@ -196,15 +193,10 @@ final class BatchWriter {
     func recordUnreadable(_ finding: Finding, job: Indexer.ParseJob) throws(StoreError) {
         let fileID = job.id
         if job.insertsFileRow {
-            // Without size and time: the next run sees the file as changed and reads it again.
-            try insertFile.bind(
-                .integer(fileID), .text(job.file.path), .text(VaultPath.displayName(of: job.file.path)), .text(VaultPath.folder(of: job.file.path)),
-                .text(VaultPath.lowercasedExtension(of: job.file.path)), .text(job.file.kind.rawValue),
-                .text(LinkResolver<Int64>.resolveKey(ofFilePath: job.file.path)), nil, nil, nil, job.file.realPath.sqlite, nil
-            ).run()
+            try insertRow(of: job, hash: nil, frontmatterJSON: nil, wasRead: false)
             return try insertFindings([finding], fileID: fileID)
         }
-        try deleteChildren[deleteChildren.count - 1].bind(.integer(fileID)).run()
+        try deleteFindings.bind(.integer(fileID)).run()
         try insertFindings([finding], fileID: fileID)
         try forgetHash.bind(.integer(fileID)).run()
     }
@@ -241,8 +233,8 @@ final class BatchWriter {
     }
 
     private func clear(_ id: Int64) throws(StoreError) {
-        for (statement, _) in zip(deleteChildren, IndexSchema.fileRowTables) { try statement.bind(FileRows.bounds(of: id)).run() }
-        for statement in deleteChildren.dropFirst(IndexSchema.fileRowTables.count) { try statement.bind(.integer(id)).run() }
+        try fileRows.deleteRows(of: id)
+        for statement in [deleteNoteType, deleteFindings] { try statement.bind(.integer(id)).run() }
         try deleteFullText.bind(.integer(id)).run()
     }
 }

@@ -239,9 +239,15 @@ struct FileDeletion {
         file = try connection.prepare("DELETE FROM file WHERE id = ?")
     }
 
+    /// Deletes the file and everything stored about it.
     func run(_ id: Int64) throws(StoreError) {
-        for statement in children { try statement.bind(FileRows.bounds(of: id)).run() }
+        try deleteRows(of: id)
         try file.bind(.integer(id)).run()
+    }
+
+    /// Deletes only the file's rows in the per-file tables (what re-parsing it replaces).
+    func deleteRows(of id: Int64) throws(StoreError) {
+        for statement in children { try statement.bind(FileRows.bounds(of: id)).run() }
     }
 }
 
