@@ -157,3 +157,49 @@ import RhizomeTestSupport
         #expect(details.contains { $0.contains(expected) }, "\(details)")
     }
 }
+
+#if os(Linux)
+/// A file that cannot be read (here a link to `/proc/self/mem`, whose first read fails with EIO whoever
+/// reads it) is reported, is a node of the graph, and is read again by the next run.
+@Suite struct UnreadableFileTests {
+    private func makeVault() throws -> TemporaryVault {
+        let vault = try TemporaryVault()
+        for number in 0..<12 { try vault.write("Note \(number).md", "[[Note \((number + 1) % 12)]] [[Mem]]\n") }
+        return vault
+    }
+
+    @Test(arguments: [true, false])
+    func `a first index reports a file it cannot read, keeps it as a node, and the next run tries it again`(bulk: Bool) throws {
+        let vault = try makeVault()
+        try vault.symlink("Mem.md", to: "/proc/self/mem")
+        var options = IndexOptions()
+        options.bulkLoadMinimumFiles = bulk ? 10 : .max
+        let report = try vault.index(options: options)
+        #expect(report.findings.contains { $0.code == .unreadableFile && $0.path == "Mem.md" }, "\(report.findings.map(\.diagnosticDescription))")
+        let store = try vault.store()
+        let mem = try #require(try store.resolveNote("Mem"))
+        #expect(try store.backlinks(of: mem.id).count == 12)
+        // Its size and time are not recorded: the next run reads it again, and reports it again.
+        let again = try vault.index(options: options)
+        #expect(again.findings.contains { $0.code == .unreadableFile && $0.path == "Mem.md" })
+        let scratch = vault.scratchDatabasePath()
+        try vault.index(database: scratch, options: options)
+        #expect(try vault.store().canonicalDump() == vault.store(database: scratch).canonicalDump())
+    }
+
+    @Test func `a note that becomes unreadable keeps what was indexed about it`() throws {
+        let vault = try makeVault()
+        try vault.write("Mem.md", "# Memory\nSee [[Note 1]] #kept\n")
+        try vault.index()
+        let before = try vault.store().readOnlyQuery("SELECT link_path FROM links WHERE source = 'Mem.md'").rows.map { $0.map(\.displayText) }
+        #expect(before == [["Note 1"]])
+        try vault.remove("Mem.md")
+        try vault.symlink("Mem.md", to: "/proc/self/mem")
+        let report = try vault.index()
+        #expect(report.findings.contains { $0.code == .unreadableFile && $0.path == "Mem.md" })
+        let store = try vault.store()
+        #expect(try store.readOnlyQuery("SELECT link_path FROM links WHERE source = 'Mem.md'").rows.map { $0.map(\.displayText) } == before)
+        #expect(try store.readOnlyQuery("SELECT tag FROM tags WHERE path = 'Mem.md'").rows.map { $0.map(\.displayText) } == [["kept"]])
+    }
+}
+#endif

@@ -45,11 +45,16 @@ public enum FileReader {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { chunk in
             while Int64(buffer.count) <= maxBytes, let base = chunk.baseAddress {
                 let count = systemRead(descriptor, base, chunk.count)
-                if count < 0, errno == EINTR { continue }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    readError = errno  // a failed read is not the end of the file
+                    break
+                }
                 guard count > 0 else { break }
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[0..<count]))
             }
         }
+        if let readError { return .failure(.unreadable(reason: String(cString: strerror(readError)), isGone: false)) }
         guard Int64(buffer.count) <= maxBytes else { return .failure(.tooLarge(size: Int64(buffer.count))) }
         return .success(buffer)
     }
