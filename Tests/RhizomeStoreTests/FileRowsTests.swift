@@ -203,3 +203,54 @@ import RhizomeTestSupport
     }
 }
 #endif
+
+/// A first index writes its files batch by batch and is marked unfinished until the last batch is in:
+/// what a run killed part-way leaves is started over by the next run, whether it walks the vault or is a
+/// watcher's update of a few paths.
+@Suite struct UnfinishedFirstIndexTests {
+    private func makeVault() throws -> TemporaryVault {
+        let vault = try TemporaryVault()
+        for number in 0..<40 { try vault.write("N/Note \(number).md", "[[Note \((number + 7) % 40)]] #t\(number % 3)\n- [ ] task \(number)\n") }
+        return vault
+    }
+
+    /// Leaves the index as a first index killed after its first batches: the later files' rows missing,
+    /// links to them pointing at ids no row has, the mark set.
+    private func interruptedFirstIndex(_ vault: TemporaryVault) throws {
+        var options = IndexOptions()
+        options.bulkLoadMinimumFiles = 10
+        options.batchSize = 8
+        try vault.index(options: options)
+        let writer = try SQLiteWriterForTests(path: vault.databasePath)
+        try writer.execute("""
+            DELETE FROM link WHERE source_id > 20; DELETE FROM tag WHERE file_id > 20; DELETE FROM task WHERE file_id > 20;
+            DELETE FROM file WHERE id > 20;
+            UPDATE meta SET value = '1' WHERE key = '\(Indexer.unfinishedFirstIndexKey)';
+            """)
+        // Since then a file that sorts first was written and ten notes still to add were removed: the files
+        // still to add no longer get the ids the links written so far point at, and some of those ids no file gets.
+        try vault.write("A first.md", "[[Note 30]]\n")
+        for number in 30..<40 { try vault.remove("N/Note \(number).md") }
+    }
+
+    @Test func `a run that finds a first index unfinished starts it over`() throws {
+        let vault = try makeVault()
+        try interruptedFirstIndex(vault)
+        let report = try vault.index()
+        #expect(report.added == 31)
+        let scratch = vault.scratchDatabasePath()
+        try vault.index(database: scratch)
+        #expect(try vault.store().canonicalDump() == vault.store(database: scratch).canonicalDump())
+    }
+
+    @Test func `a watcher's update that finds a first index unfinished starts it over`() throws {
+        let vault = try makeVault()
+        try interruptedFirstIndex(vault)
+        let indexer = Indexer(store: try vault.store(), vaultRoot: vault.path)
+        let report = try indexer.update(changedPaths: [Array("N/Note 1.md".utf8)])
+        #expect(report.walkedVault)
+        let scratch = vault.scratchDatabasePath()
+        try vault.index(database: scratch)
+        #expect(try vault.store().canonicalDump() == vault.store(database: scratch).canonicalDump())
+    }
+}

@@ -121,7 +121,8 @@ extension IndexStore {
     public func canonicalDump() throws -> [String] {
         let queries = [
             "SELECT 'file', path, kind, coalesce(content_hash, ''), coalesce(frontmatter_json, '') FROM file",
-            "SELECT 'link', source, coalesce(target, '∅'), kind, coalesce(property_key, ''), link_path, coalesce(subpath, ''), coalesce(display, ''), line, \"column\" FROM links",
+            // `resolved` too: a link whose target id names no file would otherwise look unresolved.
+            "SELECT 'link', source, coalesce(target, '∅'), resolved, kind, coalesce(property_key, ''), link_path, coalesce(subpath, ''), coalesce(display, ''), line, \"column\" FROM links",
             "SELECT 'tag', path, tag, source, line, \"column\" FROM tags",
             "SELECT 'heading', path, level, text, line FROM headings",
             "SELECT 'block', path, block_id, line FROM blocks",
