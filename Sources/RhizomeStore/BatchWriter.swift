@@ -8,7 +8,7 @@ final class BatchWriter {
     private let fileRows: FileDeletion
     private let deleteFindings: SQLiteStatement
     private let deleteFullText: SQLiteStatement
-    private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: BatchedInsert
+    private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: SQLiteStatement
     private let insertFinding, insertFullText: SQLiteStatement
     private let updateFile, touchFile, forgetHash, insertFile: SQLiteStatement
     private let insertNoteType, insertReferenceValue, deleteSchemaFindings, deleteNoteType, deleteReferenceValues: SQLiteStatement
@@ -19,17 +19,19 @@ final class BatchWriter {
         fileRows = try FileDeletion(connection)
         deleteFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ?")
         deleteFullText = try connection.prepare("DELETE FROM note_fts WHERE rowid = ?")
-        insertLink = try BatchedInsert(connection, table: "link", columns: [
-            "id", "source_id", "target_id", "kind", "property_key", "link_path", "subpath", "display", "link_key", "line", "col", "markdown_syntax",
-        ])
-        insertTag = try BatchedInsert(connection, table: "tag", columns: ["id", "file_id", "name", "name_key", "from_frontmatter", "line", "col"])
-        insertHeading = try BatchedInsert(connection, table: "heading", columns: ["id", "file_id", "level", "text", "line"])
-        insertBlock = try BatchedInsert(connection, table: "block", columns: ["id", "file_id", "block_id", "line"])
-        insertTask = try BatchedInsert(connection, table: "task", columns: ["id", "file_id", "status", "text", "line"])
-        insertAlias = try BatchedInsert(connection, table: "alias", columns: ["id", "file_id", "alias"])
-        insertProperty = try BatchedInsert(connection, table: "property", columns: ["id", "file_id", "key", "type", "value_json", "line", "col"])
-        insertInlineField = try BatchedInsert(
-            connection, table: "inline_field", columns: ["id", "file_id", "key", "field_key", "value", "syntax", "line", "col"])
+        insertLink = try connection.prepare("""
+            INSERT INTO link(id, source_id, target_id, kind, property_key, link_path, subpath, display, link_key, line, col, markdown_syntax)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertTag = try connection.prepare("INSERT INTO tag(id, file_id, name, name_key, from_frontmatter, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        insertHeading = try connection.prepare("INSERT INTO heading(id, file_id, level, text, line) VALUES (?, ?, ?, ?, ?)")
+        insertBlock = try connection.prepare("INSERT INTO block(id, file_id, block_id, line) VALUES (?, ?, ?, ?)")
+        insertTask = try connection.prepare("INSERT INTO task(id, file_id, status, text, line) VALUES (?, ?, ?, ?, ?)")
+        insertAlias = try connection.prepare("INSERT INTO alias(id, file_id, alias) VALUES (?, ?, ?)")
+        insertProperty = try connection.prepare("INSERT INTO property(id, file_id, key, type, value_json, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        insertInlineField = try connection.prepare("""
+            INSERT INTO inline_field(id, file_id, key, field_key, value, syntax, line, col) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         insertFinding = try connection.prepare("""
             INSERT INTO finding(file_id, path, code, severity, message, line, col, fix) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
@@ -64,6 +66,7 @@ final class BatchWriter {
         if !job.isNew { try clear(id) }
         for (ordinal, (link, target)) in zip(note.links, targets).enumerated() {
             let statement = insertLink
+            statement.reset()
             statement.bind(1, FileRows.id(file: id, position: ordinal))
             statement.bind(2, id)
             statement.bind(3, target.target)
@@ -76,10 +79,11 @@ final class BatchWriter {
             statement.bind(10, link.line)
             statement.bind(11, link.column)
             statement.bind(12, link.isMarkdownSyntax ? 1 : 0)
-            try statement.endRow()
+            try statement.execute()
         }
         for (ordinal, (tag, key)) in zip(note.tags, forms.tagKeys).enumerated() {
             let statement = insertTag
+            statement.reset()
             statement.bind(1, FileRows.id(file: id, position: ordinal))
             statement.bind(2, id)
             statement.bind(3, tag.name)
@@ -87,36 +91,40 @@ final class BatchWriter {
             statement.bind(5, tag.isFromFrontmatter ? 1 : 0)
             statement.bind(6, tag.line)
             statement.bind(7, tag.column)
-            try statement.endRow()
+            try statement.execute()
         }
         for (ordinal, heading) in note.headings.enumerated() {
             let statement = insertHeading
+            statement.reset()
             statement.bind(1, FileRows.id(file: id, position: ordinal))
             statement.bind(2, id)
             statement.bind(3, heading.level)
             statement.bind(4, heading.text)
             statement.bind(5, heading.line)
-            try statement.endRow()
+            try statement.execute()
         }
         for (ordinal, block) in note.blocks.enumerated() {
             let statement = insertBlock
+            statement.reset()
             statement.bind(1, FileRows.id(file: id, position: ordinal))
             statement.bind(2, id)
             statement.bind(3, block.id)
             statement.bind(4, block.line)
-            try statement.endRow()
+            try statement.execute()
         }
         for (ordinal, task) in note.tasks.enumerated() {
             let statement = insertTask
+            statement.reset()
             statement.bind(1, FileRows.id(file: id, position: ordinal))
             statement.bind(2, id)
             statement.bind(3, task.status)
             statement.bind(4, task.text)
             statement.bind(5, task.line)
-            try statement.endRow()
+            try statement.execute()
         }
         for (ordinal, (field, key)) in zip(note.inlineFields, forms.inlineFieldKeys).enumerated() {
             let statement = insertInlineField
+            statement.reset()
             statement.bind(1, FileRows.id(file: id, position: ordinal))
             statement.bind(2, id)
             statement.bind(3, field.key)
@@ -125,17 +133,15 @@ final class BatchWriter {
             statement.bind(6, field.syntax.rawValue)
             statement.bind(7, field.line)
             statement.bind(8, field.column)
-            try statement.endRow()
+            try statement.execute()
         }
         for (ordinal, alias) in note.aliases.enumerated() {
-            insertAlias.bind(1, FileRows.id(file: id, position: ordinal))
-            insertAlias.bind(2, id)
-            insertAlias.bind(3, alias)
-            try insertAlias.endRow()
+            try insertAlias.bind(.integer(FileRows.id(file: id, position: ordinal)), .integer(id), .text(alias)).run()
         }
         if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
             for (ordinal, (entry, valueJSON)) in zip(frontmatter.entries, forms.propertyValues).enumerated() {
                 let statement = insertProperty
+                statement.reset()
                 statement.bind(1, FileRows.id(file: id, position: ordinal))
                 statement.bind(2, id)
                 statement.bind(3, entry.key)
@@ -143,7 +149,7 @@ final class BatchWriter {
                 statement.bind(5, valueJSON)
                 statement.bind(6, entry.keyLine)
                 statement.bind(7, entry.keyColumn)
-                try statement.endRow()
+                try statement.execute()
             }
         }
         try insertFindings(note.findings, fileID: id)
@@ -160,13 +166,6 @@ final class BatchWriter {
                 .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite,
                 forms.frontmatterJSON.sqlite, .integer(id)
             ).run()
-        }
-    }
-
-    /// Inserts the rows still waiting in the batched statements: call before the transaction commits.
-    func flush() throws(StoreError) {
-        for insert in [insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField] {
-            try insert.flush()
         }
     }
 

@@ -312,7 +312,6 @@ public final class Indexer {
                             report.findings.append(finding)
                         }
                     }
-                    try writer.flush()  // the batch's last rows, still bound, before the commit
                 }
                 phases.mark("write")
                 for (job, outcome) in zip(batch, outcomes) where !job.isNew {
