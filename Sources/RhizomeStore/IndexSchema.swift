@@ -338,8 +338,6 @@ enum FileRows {
 
     static func id(file: Int64, position: Int) -> Int64 { file << positionBits | Int64(position) }
 
-    static func position(of id: Int64) -> Int64 { id & (1 << positionBits - 1) }
-
     /// The lowest and highest id of a file's rows, to bind to `BETWEEN ? AND ?`.
     static func bounds(of file: Int64) -> [SQLiteValue] {
         [.integer(file << positionBits), .integer(file << positionBits | (1 << positionBits - 1))]

@@ -84,23 +84,17 @@ public final class IndexStore {
             throw .newerSchema(found: found, supported: IndexSchema.version, path: databasePath)
         }
         guard found < IndexSchema.version else { return }
-        do {
-            try connection.transaction {
-                // Read again under the write lock: another process may have migrated meanwhile.
-                let current = try Self.userVersion(connection)
-                guard current < IndexSchema.version else { return }
-                for step in current..<IndexSchema.version {
-                    try connection.execute(IndexSchema.migrations[step])
-                }
-                try connection.execute("PRAGMA user_version = \(IndexSchema.version)")
-                // A new index holds nothing parsed yet. An older one keeps its parser version: a migration that
-                // adds what the parser extracts comes with a new version, and the next run re-reads every file.
-                if current == 0 { try setMeta("parser_version", IndexSchema.parserVersion) }
+        try writeTransaction(statement: "migration") { () throws(StoreError) in
+            // Read again under the write lock: another process may have migrated meanwhile.
+            let current = try Self.userVersion(connection)
+            guard current < IndexSchema.version else { return }
+            for step in current..<IndexSchema.version {
+                try connection.execute(IndexSchema.migrations[step])
             }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .sqlite(code: -1, message: "\(error)", statement: "migration")
+            try connection.execute("PRAGMA user_version = \(IndexSchema.version)")
+            // A new index holds nothing parsed yet. An older one keeps its parser version: a migration that
+            // adds what the parser extracts comes with a new version, and the next run re-reads every file.
+            if current == 0 { try setMeta("parser_version", IndexSchema.parserVersion) }
         }
     }
 
@@ -163,13 +157,14 @@ extension IndexStore {
 
     /// `body` in a write transaction taken at once (`BEGIN IMMEDIATE`, waiting for other writers), so that
     /// a statement that reads before it writes cannot find the database changed under it (SQLITE_BUSY).
-    func writeTransaction(_ body: () throws(StoreError) -> Void) throws(StoreError) {
+    /// `statement` names the work in the error of a failure that is not SQLite's own.
+    func writeTransaction(statement: String = "transaction", _ body: () throws(StoreError) -> Void) throws(StoreError) {
         do {
             try connection.transaction { try body() }
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .sqlite(code: -1, message: "\(error)", statement: "transaction")
+            throw .sqlite(code: -1, message: "\(error)", statement: statement)
         }
     }
 
@@ -207,8 +202,8 @@ extension IndexStore {
 
     /// Empties the index of every file and everything stored about them, in one transaction (what a
     /// first index killed part-way leaves is started over).
-    func forgetAllFiles() throws {
-        try connection.transaction {
+    func forgetAllFiles() throws(StoreError) {
+        try writeTransaction { () throws(StoreError) in
             for (table, _) in IndexSchema.fileRowTables { try connection.execute("DELETE FROM \(table)") }
             try connection.execute("""
                 DELETE FROM note_type; DELETE FROM finding; DELETE FROM pending_resolve; DELETE FROM note_fts; DELETE FROM file;
