@@ -515,7 +515,8 @@ public final class Indexer {
         }
     }
 
-    /// `transform` over `items` on `workers` threads (each takes every `workers`-th item); results in order.
+    /// `transform` over `items` on `workers` threads (each takes the next item not taken yet, so that a thread
+    /// slowed down by other work on its core leaves more to the others); results in order.
     static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], workers: Int, _ transform: @Sendable (T) -> R) -> [R] {
         parallelMap(items, workers: workers) { _, item in transform(item) }
     }
@@ -530,11 +531,10 @@ public final class Indexer {
             buffer.pointer.deallocate()
         }
         let workerCount = max(1, min(workers, items.count))
+        let next = WorkCounter()
         DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
-            var index = worker
-            while index < items.count {
+            while let index = next.claim(below: items.count) {
                 buffer.pointer[index] = transform(worker, items[index])  // each slot is written by one thread only
-                index += workerCount
             }
         }
         return buffer.pointer.map { $0! }
@@ -716,6 +716,20 @@ public final class Indexer {
 /// Slots written by worker threads, one thread per slot, read after they all finish.
 private struct ResultBuffer<R>: @unchecked Sendable {
     let pointer: UnsafeMutableBufferPointer<R?>
+}
+
+/// Hands out item numbers to worker threads, each number once, in order.
+private final class WorkCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+
+    func claim(below count: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
+    }
 }
 
 /// Accumulates wall time per phase; printed to standard error when `IndexOptions.tracePhases` is set.

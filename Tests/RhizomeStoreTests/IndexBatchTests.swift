@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Testing
 @testable import RhizomeCore
 @testable import RhizomeStore
@@ -22,5 +24,33 @@ import Testing
 
     @Test func `a batch size of one still gives batches of one`() {
         #expect(Indexer.batches(of: jobs(3), size: 1).map(\.count) == [1, 1, 1])
+    }
+
+    @Test func `parallel map returns every result in order, each item once, with worker numbers below the worker count`() {
+        let seen = NSLock()
+        nonisolated(unsafe) var calls: [Int] = []
+        let results = Indexer.parallelMap(Array(0..<1_000), workers: 3) { worker, item -> String in
+            seen.withLock { calls.append(item) }
+            #expect((0..<3).contains(worker))
+            return "item \(item)"
+        }
+        #expect(results == (0..<1_000).map { "item \($0)" })
+        #expect(calls.sorted() == Array(0..<1_000))
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2, "needs two cores: one worker is held up while the other works"))
+    func `a worker held up on one item leaves every other item to the other worker`() {
+        // Item 0 waits until every other item is done. Items dealt out in turn (worker 0 also owning
+        // items 2, 4, …) would never let it finish; taken as workers come free, the other worker takes them.
+        let othersDone = DispatchSemaphore(value: 0)
+        let results = Indexer.parallelMap(Array(0..<64), workers: 2) { item -> Bool in
+            if item == 0 {
+                for _ in 1..<64 where othersDone.wait(timeout: .now() + 10) == .timedOut { return false }
+                return true
+            }
+            othersDone.signal()
+            return true
+        }
+        #expect(results.allSatisfy { $0 }, "item 0 gave up waiting for the other items: they were not taken by the free worker")
     }
 }
