@@ -84,6 +84,26 @@ private func read(_ file: ScannedFile?) -> String? {
         #expect(result.files.allSatisfy { $0.realPath == nil })
     }
 
+    @Test func `paths sort by their UTF-8 bytes: uppercase before lowercase, a prefix first, non-ASCII after ASCII`() throws {
+        let vault = try TemporaryVault()
+        // No two names differ in case only: macOS's default file system would take them for one file.
+        for path in ["c.md", "B.md", "a/b.md", "a b.md", "ab.md", "Zürich.md", "Zurich.md", "東京.md", "a.md.md", "a.md"] {
+            try vault.write(path, "x")
+        }
+        #expect(try scan(vault).files.map(\.path) == ["B.md", "Zurich.md", "Zürich.md", "a b.md", "a.md", "a.md.md", "a/b.md", "ab.md", "c.md", "東京.md"])
+    }
+
+    @Test func `comparing paths in bytes agrees with comparing their UTF-8 views`() {
+        let long = String(repeating: "Folder/", count: 12)
+        let samples = ["", "a", "A", "ab", "a b", "a/b", "é", "e\u{301}", "Zürich", "東京", long, long + "a", long + "b", long + "é",
+                       "Café.md", "Cafe\u{301}.md", String(repeating: "x", count: 15), String(repeating: "x", count: 16)]
+        for a in samples {
+            for b in samples {
+                #expect(VaultPath.precedesInBytes(a, b) == a.utf8.lexicographicallyPrecedes(b.utf8), "\(a) vs \(b)")
+            }
+        }
+    }
+
     @Test func `a listed file has its size and disk path`() throws {
         let vault = try TemporaryVault()
         try vault.write("Folder/Note.md", "hello")

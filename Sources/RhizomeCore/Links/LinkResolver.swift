@@ -25,6 +25,8 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
     private var table = FileTable()
 
     public init<S: Sequence>(files: S) where S.Element == (path: String, id: FileID) {
+        ids.reserveCapacity(files.underestimatedCount)
+        table.reserveCapacity(files.underestimatedCount)
         for (path, id) in files { insert(path: path, id: id) }
     }
 
@@ -124,6 +126,14 @@ private struct FileTable: Sendable {
     private var indexesByPathKey: [String: [Int]] = [:]
     /// Notes by their path key without the last `.md`: `exactPath(key + ".md")` without building the string.
     private var indexesByNotePathKey: [String: [Int]] = [:]
+
+    /// Room for `count` files (a vault's files are many: growing the tables one by one rehashes them often).
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+        indexesByResolveKey.reserveCapacity(count)
+        indexesByPathKey.reserveCapacity(count)
+        indexesByNotePathKey.reserveCapacity(count)
+    }
 
     mutating func insert(path: String) {
         let pathKey = UnicodeNormalization.matchKey(path)
@@ -299,7 +309,7 @@ private struct FileTable: Sendable {
         guard let indexes = indexesByPathKey[key] else { return nil }
         if indexes.count == 1 { return indexes[0] }
         return indexes.first(where: { entries[$0].path == spelling })
-            ?? indexes.min(by: { entries[$0].path.utf8.lexicographicallyPrecedes(entries[$1].path.utf8) })
+            ?? indexes.min(by: { VaultPath.precedesInBytes(entries[$0].path, entries[$1].path) })
     }
 
     /// `exactPath(key + ".md", preferring: spelling + ".md")`.
@@ -359,7 +369,7 @@ private struct FileTable: Sendable {
                 if inSourceFolder && !candidateInSourceFolder { return }
                 if candidateInSourceFolder == inSourceFolder {
                     if candidateLength > length { return }
-                    if candidateLength == length && !entries[candidate].path.utf8.lexicographicallyPrecedes(entries[current].path.utf8) { return }
+                    if candidateLength == length && !VaultPath.precedesInBytes(entries[candidate].path, entries[current].path) { return }
                 }
             }
             index = candidate

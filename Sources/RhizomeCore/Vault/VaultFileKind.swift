@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What a vault file is, by its extension.
 public enum VaultFileKind: String, Sendable, Codable, CaseIterable {
     /// A `.md` note: parsed for frontmatter, links, tags, headings, blocks and tasks.
@@ -52,6 +60,23 @@ public enum VaultPath {
         let isAlone = (next == bytes.endIndex || bytes[next] < 0x80)
             && (found == bytes.startIndex || bytes[bytes.index(before: found)] < 0x80)
         return isAlone ? found : text.lastIndex(of: Character(character))
+    }
+
+    /// Whether `a` sorts before `b` by their UTF-8 bytes (the order of paths in a scan and the tie-break of
+    /// link resolution): `a.utf8.lexicographicallyPrecedes(b.utf8)`, compared with `memcmp` when both are
+    /// stored contiguously (native strings always are) instead of index by index.
+    public static func precedesInBytes(_ a: String, _ b: String) -> Bool {
+        let compared = a.utf8.withContiguousStorageIfAvailable { first in
+            b.utf8.withContiguousStorageIfAvailable { second -> Bool in
+                let common = min(first.count, second.count)
+                if common > 0, let x = first.baseAddress, let y = second.baseAddress {
+                    let order = memcmp(x, y, common)
+                    if order != 0 { return order < 0 }
+                }
+                return first.count < second.count
+            }
+        }
+        return (compared ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// The name Obsidian shows: the file name without `.md` for notes, with its extension otherwise.

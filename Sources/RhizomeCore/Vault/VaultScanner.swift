@@ -119,7 +119,7 @@ public struct VaultScanner: Sendable {
                 }
             }
         }
-        result.files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        result.files.sort { VaultPath.precedesInBytes($0.path, $1.path) }
         return result
     }
 
@@ -191,7 +191,7 @@ public struct VaultScanner: Sendable {
                 result.missing.append(relativePath)  // a socket or FIFO is not a file of the vault: as if absent
             }
         }
-        result.files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        result.files.sort { VaultPath.precedesInBytes($0.path, $1.path) }
         return result
     }
 
