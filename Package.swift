@@ -26,6 +26,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // Linux only: jemalloc (Debian's libjemalloc-dev) as the allocator of the executables. Indexing
+        // allocates on the parse workers and frees on the writer; glibc's malloc spent 8% of a first
+        // index there (README, "Performance"). macOS keeps its own allocator.
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
         // The domain: vault walking, markdown and frontmatter parsing, link resolution, schemas. No storage.
         // The built-in schemas in Schemas/ are compiled in by the EmbedSchemas plugin.
         .target(name: "RhizomeCore", dependencies: ["CYAML"], plugins: ["EmbedSchemas"]),
@@ -51,7 +59,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "rhizome", dependencies: ["RhizomeCLI"]),
+        .executableTarget(name: "rhizome", dependencies: ["RhizomeCLI", .target(name: "CJemalloc", condition: .when(platforms: [.linux]))]),
         // Build-time only: writes Schemas/ into RhizomeCore as BuiltInSchemaFiles.swift.
         .executableTarget(name: "schema-embedder", path: "Sources/SchemaEmbedder"),
         .plugin(
@@ -62,7 +70,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rhizome-benchmark",
-            dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch"],
+            dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", .target(name: "CJemalloc", condition: .when(platforms: [.linux]))],
             path: "Benchmarks/RhizomeBenchmarks"
         ),
         // Temp vaults with real files and symlinks, shared by the test targets.

@@ -31,7 +31,7 @@ ensure_system_libraries() {
     return
   fi
   local missing=()
-  for package in libyaml-dev libsqlite3-dev pkg-config; do
+  for package in libyaml-dev libsqlite3-dev libjemalloc-dev pkg-config; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
   done
   ((${#missing[@]} == 0)) && return

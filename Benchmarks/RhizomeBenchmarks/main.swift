@@ -13,6 +13,9 @@
 import Foundation
 import RhizomeCore
 import RhizomeStore
+#if canImport(CJemalloc)
+import CJemalloc  // links jemalloc as the process's allocator (Package.swift)
+#endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 

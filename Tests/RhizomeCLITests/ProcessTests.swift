@@ -12,17 +12,17 @@ import RhizomeTestSupport
         var error: String
     }
 
-    private func launch(_ arguments: [String], home: String) throws -> Process {
+    private func launch(_ arguments: [String], home: String, environment: [String: String] = [:]) throws -> Process {
         let binary = try #require(RhizomeBinary.url, "the rhizome executable was not built next to the tests")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.environment = ["HOME": home, "XDG_CACHE_HOME": home + "/.cache", "PATH": "/usr/bin:/bin"]
+        process.environment = ["HOME": home, "XDG_CACHE_HOME": home + "/.cache", "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         return process
     }
 
-    private func run(_ arguments: [String], home: String) throws -> Run {
-        let process = try launch(arguments, home: home)
+    private func run(_ arguments: [String], home: String, environment: [String: String] = [:]) throws -> Run {
+        let process = try launch(arguments, home: home, environment: environment)
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
@@ -65,6 +65,16 @@ import RhizomeTestSupport
         try vault.index(database: fresh)
         #expect(try IndexStore(path: vault.databasePath).canonicalDump() == (try IndexStore(path: fresh).canonicalDump()))
     }
+
+    #if os(Linux)
+    @Test func theExecutableAllocatesWithJemallocOnLinux() throws {
+        // jemalloc prints its statistics at exit when asked to; glibc's malloc ignores the variable.
+        let home = try TemporaryVault()
+        let result = try run(["--version"], home: home.outside.path, environment: ["MALLOC_CONF": "stats_print:true"])
+        #expect(result.status == 0)
+        #expect(result.error.contains("Begin jemalloc statistics"), "rhizome does not run on jemalloc: see CJemalloc in Package.swift")
+    }
+    #endif
 
     @Test func nothingButResultsWhenOutputIsPiped() throws {
         let vault = try makeVault(notes: 1_200)
