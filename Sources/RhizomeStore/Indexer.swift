@@ -401,18 +401,32 @@ public final class Indexer {
     /// measured no faster than one at 10k notes, and held 5–10 MB more.
     static let parseLookahead = 1
 
-    /// `jobs` in batches of `size`, the first ones smaller (a quarter, then a half), so that writing
-    /// starts soon after parsing does.
+    /// `jobs` in batches of `size`, the first and last ones smaller (a quarter, then a half; a half, then a
+    /// quarter), so that writing starts soon after parsing does, and the last batch, which is written
+    /// while the workers have nothing left to parse, is short.
     static func batches(of jobs: [ParseJob], size: Int) -> [[ParseJob]] {
+        let (quarter, half) = (max(1, size / 4), max(1, size / 2))
+        var sizes: [Int] = []
+        var left = jobs.count
+        for ramp in [quarter, half] where left > 0 {
+            sizes.append(min(ramp, left))
+            left -= sizes.last!
+        }
+        // The end: what does not fill whole batches is cut into a half and a quarter where it can be.
+        var ending: [Int] = []
+        for ramp in [quarter, half] where left > ramp {
+            ending.insert(ramp, at: 0)
+            left -= ramp
+        }
+        while left > 0 {
+            sizes.append(min(size, left))
+            left -= sizes.last!
+        }
         var batches: [[ParseJob]] = []
         var start = 0
-        for ramp in [max(1, size / 4), max(1, size / 2)] where start < jobs.count {
-            batches.append(Array(jobs[start..<min(start + ramp, jobs.count)]))
-            start += ramp
-        }
-        while start < jobs.count {
-            batches.append(Array(jobs[start..<min(start + size, jobs.count)]))
-            start += size
+        for count in sizes + ending {
+            batches.append(Array(jobs[start..<start + count]))
+            start += count
         }
         return batches
     }

@@ -5,7 +5,7 @@ import Testing
 @testable import RhizomeStore
 
 /// How an indexing run cuts its files into batches: smaller ones first (writing starts soon after
-/// parsing does), every file once, in order.
+/// parsing does) and last (the last is written while the workers idle), every file once, in order.
 @Suite struct IndexBatchTests {
     private func jobs(_ count: Int) -> [Indexer.ParseJob] {
         (0..<count).map { number in
@@ -15,8 +15,11 @@ import Testing
         }
     }
 
-    @Test(arguments: [(0, [Int]()), (1, [1]), (100, [100]), (128, [128]), (300, [128, 172]), (1_000, [128, 256, 512, 104]), (2_000, [128, 256, 512, 512, 512, 80])])
-    func `batches ramp up to the batch size and hold every file once, in order`(count: Int, sizes: [Int]) {
+    @Test(arguments: [
+        (0, [Int]()), (1, [1]), (100, [100]), (128, [128]), (300, [128, 172]), (500, [128, 256, 116]), (600, [128, 256, 88, 128]),
+        (1_000, [128, 256, 232, 256, 128]), (2_000, [128, 256, 512, 512, 208, 256, 128]), (2_048, [128, 256, 512, 512, 256, 256, 128]),
+    ])
+    func `batches ramp up to the batch size, down again at the end, and hold every file once, in order`(count: Int, sizes: [Int]) {
         let batches = Indexer.batches(of: jobs(count), size: 512)
         #expect(batches.map(\.count) == sizes)
         #expect(batches.flatMap { $0.map(\.id) } == (0..<count).map { Int64($0 + 1) })
