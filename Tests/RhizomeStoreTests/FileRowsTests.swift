@@ -130,19 +130,20 @@ import RhizomeTestSupport
     }
 }
 
-/// One index on links, by target then key, serves backlinks and the re-resolution of links whose
-/// resolution may change (unresolved ones by key, resolved ones by their target).
+/// Links are found by index, never by a scan of every link: by target (backlinks, and re-resolution of
+/// resolved links, whose target shares their key) and, among the unresolved links alone, by key.
 @Suite struct LinkIndexPlanTests {
     @Test(arguments: [
-        ("SELECT source_id FROM link WHERE target_id = 7", "(target_id=?)"),
-        ("SELECT source_id FROM link WHERE target_id IS NULL AND link_key = 'x'", "(target_id=? AND link_key=?)"),
+        ("SELECT source_id FROM link WHERE target_id = 7", ["link_target (target_id=?)"]),
+        ("SELECT source_id FROM link WHERE target_id IS NULL AND link_key = 'x'", ["link_unresolved_key (link_key=?)"]),
+        ("SELECT id FROM link WHERE target_id IS NULL ORDER BY link_key", ["link_unresolved_key"]),
         ("""
          SELECT l.id FROM link l WHERE (l.target_id IS NULL AND l.link_key IN (SELECT link_key FROM pending_resolve))
             OR (l.target_id IN (SELECT t.id FROM file t JOIN pending_resolve p ON t.resolve_key = p.link_key) AND l.via_reference = 0)
-         """, "(target_id=?"),
-        ("DELETE FROM link WHERE via_reference = 1", "link_reference"),
+         """, ["link_unresolved_key (link_key=?)", "link_target (target_id=?)"]),
+        ("DELETE FROM link WHERE via_reference = 1", ["link_reference"]),
     ])
-    func `link lookups search an index, never scan the links`(sql: String, expected: String) throws {
+    func `link lookups search an index, never scan the links`(sql: String, expected: [String]) throws {
         let vault = try TemporaryVault()
         try vault.write("A.md", "[[B]] [[Missing]]\n")
         try vault.write("B.md", "[[A]]\n")
@@ -153,8 +154,30 @@ import RhizomeTestSupport
         while try plan.step() { details.append(plan.text(3)) }
         let onLinks = details.filter { $0.contains("link") && !$0.contains("LIST SUBQUERY") }
         #expect(!onLinks.isEmpty, "\(details)")
-        #expect(onLinks.allSatisfy { !$0.hasPrefix("SCAN") }, "\(details)")
-        #expect(details.contains { $0.contains(expected) }, "\(details)")
+        #expect(onLinks.allSatisfy { !$0.hasPrefix("SCAN") || $0.contains("USING INDEX link_unresolved_key") }, "\(details)")
+        for part in expected { #expect(details.contains { $0.contains(part) }, "\(part): \(details)") }
+    }
+
+    @Test func `an index written with schema 4 loses its index by target and key, gains the two, and keeps what it holds`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("A.md", "[[B]] [[Missing]]\n")
+        try vault.write("B.md", "[[A]]\n")
+        try vault.index()
+        // Back to what schema 4 left: its index by (target, key) instead of the two.
+        let old = try SQLiteConnection(path: vault.databasePath)
+        try old.execute("""
+            DROP INDEX link_target; DROP INDEX link_unresolved_key;
+            CREATE INDEX link_target_key ON link(target_id, link_key);
+            PRAGMA user_version = 4;
+            """)
+        let before = try vault.store().canonicalDump()
+        let report = try vault.index()
+        #expect(report.added == 0 && report.modified == 0 && report.removed == 0)
+        let names = try SQLiteConnection(path: vault.databasePath, mode: .readOnly).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'link' ORDER BY name")
+        var indexes: [String] = []
+        while try names.step() { indexes.append(names.text(0)) }
+        #expect(indexes == ["link_property", "link_reference", "link_target", "link_unresolved_key"])
+        #expect(try vault.store().canonicalDump() == before)
     }
 }
 
