@@ -255,11 +255,12 @@ public final class Indexer {
             let checker = schemas.checker
             let pendingResolver = PendingResolver()
             let parseQueue = DispatchQueue(label: "rhizome.index.parse", qos: .userInitiated)
+            let resolveQueue = DispatchQueue(label: "rhizome.index.resolve", qos: .userInitiated)
             var upcoming: [BackgroundParse] = []
             func startParsing(_ number: Int) {
                 guard number < batches.count else { return }
                 upcoming.append(BackgroundParse(
-                    batches[number], on: parseQueue, resolver: pendingResolver, workers: options.parallelism, checker: checker, options: options))
+                    batches[number], parsingOn: parseQueue, resolvingOn: resolveQueue, resolver: pendingResolver, workers: options.parallelism, checker: checker, options: options))
             }
             for number in 0...Self.parseLookahead { startParsing(number) }
             defer { for parse in upcoming { _ = parse.wait() } }  // an error: let the workers finish first
@@ -378,15 +379,22 @@ public final class Indexer {
         private let box = Box()
         private let group = DispatchGroup()
 
-        /// Parses on `queue` (serial: batches in turn, each on `workers` threads).
-        init(_ jobs: [ParseJob], on queue: DispatchQueue, resolver: PendingResolver, workers: Int, checker: NoteChecker?, options: IndexOptions) {
-            let box = self.box
-            queue.async(group: group) {
+        /// Parses on `parseQueue`, then resolves on `resolveQueue` (each serial: batches in turn, each on
+        /// `workers` threads). Apart, so that the next batch is parsed while this one waits for the
+        /// resolver (made while the first batches are parsed) or is resolved.
+        init(
+            _ jobs: [ParseJob], parsingOn parseQueue: DispatchQueue, resolvingOn resolveQueue: DispatchQueue, resolver: PendingResolver,
+            workers: Int, checker: NoteChecker?, options: IndexOptions
+        ) {
+            let (box, group) = (self.box, self.group)
+            parseQueue.async(group: group) {
                 let parsed = Indexer.parallelMap(jobs, workers: workers) { job in Indexer.parse(job, checker: checker, options: options) }
-                let sessions = resolver.sessions(count: workers)
-                box.outcomes = Indexer.parallelMap(Array(parsed.indices), workers: workers) { worker, index in
-                    guard case .parsed(let note, _, let hash, let forms) = parsed[index] else { return parsed[index] }
-                    return .parsed(note, targets: sessions[worker].resolveAll(note.links, from: jobs[index].file.path), hash: hash, forms: forms)
+                resolveQueue.async(group: group) {
+                    let sessions = resolver.sessions(count: workers)
+                    box.outcomes = Indexer.parallelMap(Array(parsed.indices), workers: workers) { worker, index in
+                        guard case .parsed(let note, _, let hash, let forms) = parsed[index] else { return parsed[index] }
+                        return .parsed(note, targets: sessions[worker].resolveAll(note.links, from: jobs[index].file.path), hash: hash, forms: forms)
+                    }
                 }
             }
         }
