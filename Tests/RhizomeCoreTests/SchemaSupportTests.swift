@@ -1,3 +1,4 @@
+import Dispatch
 /// Tests of the pieces schemas are built from: `PathGlob`, `DateText`, `NoteIdentifier` (slugs and
 /// placeholders), and `FixPlanner` applied through a `FrontmatterEditor`: each fix kind, the body kept
 /// byte for byte, and idempotence (fixing the output again changes nothing).
@@ -582,5 +583,29 @@ private let noteBody = "\n# Heading\n\ntag: not frontmatter\n---\nA [[Link]] and
             """ + noteBody)
         #expect(Set(result.fixes.map(\.code)) == ["legacy-key", "wrong-type", "unquoted-link", "invalid-format", "missing-required", "key-order"])
         #expect(findingCodes(result.text, path: "Notes/All At Once.md", catalog: try fixCatalog()).isEmpty)
+    }
+}
+
+@Suite("Schema support: patterns") struct SchemaPatternTests {
+    @Test func `a pattern gives the same answers the first time and every time after, past its cache's limit`() throws {
+        let pattern = try #require(JSONSchema.Pattern("^#?[^\\s#,]+$"))
+        let values = (0..<(JSONSchema.Pattern.cacheLimit + 500)).map { $0 % 3 == 0 ? "tag \($0)" : "#tag-\($0)" }
+        let first = values.map(pattern.matches)
+        #expect(first.filter { $0 }.count == values.count - (values.count + 2) / 3)
+        #expect(values.map(pattern.matches) == first)
+        #expect(values.reversed().map(pattern.matches) == first.reversed())
+    }
+
+    @Test func `threads sharing a pattern get its answers`() throws {
+        let pattern = try #require(JSONSchema.Pattern("^[A-Za-z0-9][A-Za-z0-9-]*$"))
+        let values = (0..<2_000).map { $0 % 2 == 0 ? "id-\($0 % 300)" : "-bad \($0 % 300)" }
+        nonisolated(unsafe) var results = Array(repeating: false, count: values.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                for index in stride(from: worker, to: values.count, by: 4) { slots[index] = pattern.matches(values[index]) }
+            }
+        }
+        #expect(results == values.indices.map { $0 % 2 == 0 })
     }
 }

@@ -106,6 +106,11 @@ public final class JSONSchema: Sendable {
         public let source: String
         // NSRegularExpression is immutable and documented as safe to share between threads.
         private let expression: NSRegularExpression
+        /// Answers already worked out, by text: the same values recur from note to note (tags above all),
+        /// and a lookup costs a fraction of a regular-expression match. Emptied when it holds `cacheLimit`.
+        private var answers: [String: Bool] = [:]
+        private let lock = NSLock()
+        static let cacheLimit = 4_096
 
         init?(_ source: String) {
             guard let expression = try? NSRegularExpression(pattern: source) else { return nil }
@@ -115,7 +120,13 @@ public final class JSONSchema: Sendable {
 
         /// JSON Schema patterns are not anchored: a match anywhere counts.
         public func matches(_ text: String) -> Bool {
-            expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            if let known = lock.withLock({ answers[text] }) { return known }
+            let matched = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            lock.withLock {
+                if answers.count >= Self.cacheLimit { answers.removeAll(keepingCapacity: true) }
+                answers[text] = matched
+            }
+            return matched
         }
     }
 
