@@ -149,6 +149,23 @@ private func target(of linkPath: String, markdown: Bool = false, from source: St
         #expect(resolutions.map(\.target) == [1, 2, 4, 5, 3, nil, 1, 4, nil])
     }
 
+    @Test func `a session resolves a path written in NFC and in NFD, in any case, to the same file`() {
+        // The session remembers link paths by their bytes: each spelling is remembered apart, and each
+        // must still resolve as a resolver does (NFC, case-insensitive), from a folder with a twin and without.
+        let resolver = resolver(["Caf\u{E9}.md", "X/Cafe\u{301}.md", "X/Source.md", "Source.md"])
+        let spellings = ["Caf\u{E9}", "Cafe\u{301}", "CAF\u{C9}", "CAFE\u{301}", "caf\u{E9}.md", "X/Cafe\u{301}", "x/caf\u{E9}"]
+        let links = spellings.flatMap { path in
+            [LinkOccurrence(kind: .wikilink, path: path, line: 1, column: 1)]
+                + (path.hasSuffix(".md") ? [] : [LinkOccurrence(kind: .markdown, path: path + ".md", line: 1, column: 1)])
+        }
+        let session = LinkResolver<Int>.Session(resolver)
+        for source in ["Source.md", "X/Source.md", "Source.md"] {
+            let remembered = session.resolveAll(links, from: source)
+            #expect(remembered.map(\.target) == resolver.resolveAll(links, from: source).map(\.target), "from \(source)")
+            #expect(remembered.allSatisfy { $0.target != nil && $0.key == "caf\u{E9}" }, "from \(source): \(remembered)")
+        }
+    }
+
     @Test func `a session remembering resolutions across notes agrees with resolving each note afresh`() {
         // Names in several folders (the source folder decides), case variants (the spelling decides), and
         // relative markdown links (the folder decides): the memo must key on the folder exactly when it matters.

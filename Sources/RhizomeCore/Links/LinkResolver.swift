@@ -66,6 +66,9 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
         public init(_ resolver: LinkResolver, maximumEntries: Int = 40_000) {
             self.resolver = resolver
             memo.maximumEntries = max(1, maximumEntries)
+            // Sized once for all it may hold (a few MB of address space, touched only as it fills), rather
+            // than rehashed every time it doubles.
+            memo.entries.reserveCapacity(memo.maximumEntries)
         }
 
         public func resolveAll(_ links: [LinkOccurrence], from sourcePath: String) -> [Resolution] {
@@ -122,10 +125,11 @@ private struct FileTable: Sendable {
     }
 
     private(set) var entries: [Entry] = []
-    private var indexesByResolveKey: [String: [Int]] = [:]
-    private var indexesByPathKey: [String: [Int]] = [:]
+    // Keyed by bytes (`ByteKey`): every key is normalized (NFC, lowercased) before it is stored or looked up.
+    private var indexesByResolveKey: [ByteKey: [Int]] = [:]
+    private var indexesByPathKey: [ByteKey: [Int]] = [:]
     /// Notes by their path key without the last `.md`: `exactPath(key + ".md")` without building the string.
-    private var indexesByNotePathKey: [String: [Int]] = [:]
+    private var indexesByNotePathKey: [ByteKey: [Int]] = [:]
 
     /// Room for `count` files (a vault's files are many: growing the tables one by one rehashes them often).
     mutating func reserveCapacity(_ count: Int) {
@@ -145,19 +149,20 @@ private struct FileTable: Sendable {
             path: path, pathKey: pathKey, folderKey: VaultPath.folder(of: pathKey), nameKey: nameKey,
             notePathKey: notePathKey, noteNameKey: isNote ? String(nameKey.utf8.dropLast(3))! : nil,
             pathLength: path.unicodeScalars.count))
-        indexesByResolveKey[Self.resolveKey(ofFilePath: path), default: []].append(index)
-        indexesByPathKey[pathKey, default: []].append(index)
-        if let notePathKey { indexesByNotePathKey[notePathKey, default: []].append(index) }
+        indexesByResolveKey[ByteKey(Self.resolveKey(ofFilePath: path)), default: []].append(index)
+        indexesByPathKey[ByteKey(pathKey), default: []].append(index)
+        if let notePathKey { indexesByNotePathKey[ByteKey(notePathKey), default: []].append(index) }
     }
 
     /// Resolutions already worked out, by link path: those that hold from any folder, and, for link paths
     /// whose resolution depends on the source's folder, those per folder.
     struct Memo {
+        /// Link paths and folders by their bytes: a spelling of its own is at worst resolved once more.
         struct Key: Hashable {
-            var path: String
+            var path: ByteKey
             var isMarkdownSyntax: Bool
             /// nil: the entry holds from any folder, or says that the path depends on the folder.
-            var folder: String?
+            var folder: ByteKey?
         }
 
         struct Entry {
@@ -187,11 +192,11 @@ private struct FileTable: Sendable {
                 source = resolvedSource
                 return (resolve(normalizedPath: "", relativeFirst: false, source: resolvedSource), "")
             }
-            let anyFolder = Memo.Key(path: link.path, isMarkdownSyntax: link.isMarkdownSyntax, folder: nil)
+            let anyFolder = Memo.Key(path: ByteKey(link.path), isMarkdownSyntax: link.isMarkdownSyntax, folder: nil)
             var folderKey: Memo.Key? = nil
             if let known = memo.entries[anyFolder] {
                 guard known.dependsOnFolder else { return (known.index, known.key) }
-                let key = Memo.Key(path: link.path, isMarkdownSyntax: link.isMarkdownSyntax, folder: folder)
+                let key = Memo.Key(path: ByteKey(link.path), isMarkdownSyntax: link.isMarkdownSyntax, folder: ByteKey(folder))
                 if let here = memo.entries[key] { return (here.index, here.key) }
                 folderKey = key
             }
@@ -200,7 +205,7 @@ private struct FileTable: Sendable {
             let key = Self.resolveKey(ofLinkPath: link.path)
             // Only a file sharing the link's key can be its target (incremental indexing relies on the
             // same fact), so most unresolved links stop here.
-            let candidates = indexesByResolveKey[key]
+            let candidates = indexesByResolveKey[ByteKey(key)]
             // An ASCII path's normalized key has the same resolve key (bytes: no case or NFC subtleties).
             let isASCII = link.path.utf8.allSatisfy { $0 < 0x80 }
             var dependsOnFolder = false
@@ -210,7 +215,7 @@ private struct FileTable: Sendable {
             let entry = Memo.Entry(index: index, key: key, dependsOnFolder: dependsOnFolder)
             memo.remember(entry, for: anyFolder)
             if dependsOnFolder {
-                memo.remember(entry, for: folderKey ?? Memo.Key(path: link.path, isMarkdownSyntax: link.isMarkdownSyntax, folder: folder))
+                memo.remember(entry, for: folderKey ?? Memo.Key(path: ByteKey(link.path), isMarkdownSyntax: link.isMarkdownSyntax, folder: ByteKey(folder)))
             }
             return (index, key)
         }
@@ -306,7 +311,7 @@ private struct FileTable: Sendable {
 
     /// A file whose whole path matches; among case variants the exact spelling, else the first in byte order.
     private func exactPath(_ key: String, preferring spelling: String) -> Int? {
-        guard let indexes = indexesByPathKey[key] else { return nil }
+        guard let indexes = indexesByPathKey[ByteKey(key)] else { return nil }
         if indexes.count == 1 { return indexes[0] }
         return indexes.first(where: { entries[$0].path == spelling })
             ?? indexes.min(by: { VaultPath.precedesInBytes(entries[$0].path, entries[$1].path) })
@@ -314,7 +319,7 @@ private struct FileTable: Sendable {
 
     /// `exactPath(key + ".md", preferring: spelling + ".md")`.
     private func exactNotePath(_ key: String, preferring spelling: String) -> Int? {
-        guard let indexes = indexesByNotePathKey[key] else { return nil }
+        guard let indexes = indexesByNotePathKey[ByteKey(key)] else { return nil }
         if indexes.count == 1 { return indexes[0] }
         return exactPath(key + ".md", preferring: spelling + ".md")
     }
@@ -323,7 +328,7 @@ private struct FileTable: Sendable {
     /// none does, among those where it equals `key.md`: the one in the source's own folder, else the
     /// shortest path, else the first in byte order. One pass over the candidates for both.
     private func best(among key: String, sourceFolderKey: String, candidates: [Int]?, dependsOnFolder: inout Bool) -> Int? {
-        guard let indexes = candidates ?? indexesByResolveKey[Self.resolveKey(ofLinkPath: key)] else { return nil }
+        guard let indexes = candidates ?? indexesByResolveKey[ByteKey(Self.resolveKey(ofLinkPath: key))] else { return nil }
         let hasFolder = key.utf8.contains(UInt8(ascii: "/"))
         let suffix = hasFolder ? "/" + key : ""
         var exact = Choice(), note = Choice()
@@ -375,6 +380,24 @@ private struct FileTable: Sendable {
             index = candidate
             inSourceFolder = candidateInSourceFolder
             length = candidateLength
+        }
+    }
+}
+
+/// A string hashed and compared by its UTF-8 bytes, for keys normalized before they are stored and looked
+/// up: `String`'s own hashing and `==` follow canonical equivalence, normalizing non-ASCII text as they go,
+/// which made the resolver's lookups several times slower for names like `Zürich` or `東京`.
+struct ByteKey: Hashable {
+    var text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (a: ByteKey, b: ByteKey) -> Bool { VaultPath.equalInBytes(a.text, b.text) }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(text.utf8.count)
+        if text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+            Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
         }
     }
 }

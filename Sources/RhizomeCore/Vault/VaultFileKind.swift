@@ -79,6 +79,19 @@ public enum VaultPath {
         return (compared ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
+    /// Whether `a` and `b` hold the same UTF-8 bytes (`==` on strings also equates canonically equivalent
+    /// spellings, normalizing non-ASCII text on the way: for keys already normalized, bytes are enough).
+    public static func equalInBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let compared = a.utf8.withContiguousStorageIfAvailable { first in
+            b.utf8.withContiguousStorageIfAvailable { second -> Bool in
+                guard let x = first.baseAddress, let y = second.baseAddress else { return true }  // both empty
+                return memcmp(x, y, first.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    }
+
     /// The name Obsidian shows: the file name without `.md` for notes, with its extension otherwise.
     public static func displayName(of path: String) -> String {
         let name = fileName(of: path)
