@@ -251,18 +251,24 @@ public final class Indexer {
             let batches = Self.batches(of: jobs, size: max(1, options.batchSize))
             // Batches are parsed one after another on the worker threads, up to `parseLookahead` ahead of
             // the batch this thread writes, so that neither side waits for the other while both have work.
-            // The first batch is parsed while the resolver is made: its links are resolved once it is ready.
+            // The first batches (`initialParseAhead` of them) are parsed while the resolver is made: their
+            // links are resolved once it is ready.
             let checker = schemas.checker
             let pendingResolver = PendingResolver()
             let parseQueue = DispatchQueue(label: "rhizome.index.parse", qos: .userInitiated)
             let resolveQueue = DispatchQueue(label: "rhizome.index.resolve", qos: .userInitiated)
             var upcoming: [BackgroundParse] = []
-            func startParsing(_ number: Int) {
-                guard number < batches.count else { return }
-                upcoming.append(BackgroundParse(
-                    batches[number], parsingOn: parseQueue, resolvingOn: resolveQueue, resolver: pendingResolver, workers: options.parallelism, checker: checker, options: options))
+            var batchesStarted = 0
+            /// Starts parsing every batch up to `last` not started yet.
+            func startParsing(through last: Int) {
+                while batchesStarted <= min(last, batches.count - 1) {
+                    upcoming.append(BackgroundParse(
+                        batches[batchesStarted], parsingOn: parseQueue, resolvingOn: resolveQueue, resolver: pendingResolver,
+                        workers: options.parallelism, checker: checker, options: options))
+                    batchesStarted += 1
+                }
             }
-            for number in 0...Self.parseLookahead { startParsing(number) }
+            startParsing(through: max(Self.parseLookahead, Self.initialParseAhead - 1))
             defer { for parse in upcoming { _ = parse.wait() } }  // an error: let the workers finish first
             // A few changed files: resolve against just the files sharing their links' keys (a link's
             // target depends only on those), instead of loading every path in the vault. A first index
@@ -295,7 +301,7 @@ public final class Indexer {
             for (number, batch) in batches.enumerated() {
                 var outcomes = upcoming.removeFirst().wait()
                 phases.mark("parse (waiting)")
-                startParsing(number + Self.parseLookahead + 1)
+                startParsing(through: number + Self.parseLookahead + 1)
                 if isSmallChange { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch) }
                 try connection.transaction {
                     for (job, outcome) in zip(batch, outcomes) {
@@ -408,6 +414,11 @@ public final class Indexer {
     /// How many batches the workers may parse ahead of the one being written (beyond the next). Two ahead
     /// measured no faster than one at 10k notes, and held 5–10 MB more.
     static let parseLookahead = 1
+
+    /// How many batches are started at once, before the resolver exists: the ramp's small batches (a
+    /// quarter, a half, then two whole ones: 1,408 notes at a batch size of 512) keep the workers busy for
+    /// about as long as the writer takes to make the resolver of a 10k-note vault.
+    static let initialParseAhead = 4
 
     /// `jobs` in batches of `size`, the first and last ones smaller (a quarter, then a half; a half, then a
     /// quarter), so that writing starts soon after parsing does, and the last batch, which is written
