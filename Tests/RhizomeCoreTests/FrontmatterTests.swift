@@ -191,6 +191,26 @@ private func yamlEntries(_ text: String, lineOffset: Int = 0) -> [FrontmatterEnt
         #expect(values["text"] == .string("hello"))
     }
 
+    @Test(arguments: [
+        ("~", FrontmatterValue.null), ("null", .null), ("Null", .null), ("NULL", .null), ("nULL", .string("nULL")), ("nil", .string("nil")),
+        ("true", .bool(true)), ("True", .bool(true)), ("TRUE", .bool(true)), ("tRUE", .string("tRUE")), ("truest", .string("truest")),
+        ("false", .bool(false)), ("False", .bool(false)), ("FALSE", .bool(false)), ("fals", .string("fals")),
+        (".inf", .number(.infinity, text: ".inf")), ("+.Inf", .number(.infinity, text: "+.Inf")), ("-.INF", .number(-.infinity, text: "-.INF")),
+        ("+", .string("+")), (".", .string(".")), ("~~", .string("~~")), ("planned", .string("planned")),
+        ("0o17", .number(15, text: "0o17")), ("12", .number(12, text: "12")), ("2024-05-20", .date("2024-05-20")), ("Zürich", .string("Zürich")),
+    ])
+    func `plain scalars are typed by the YAML 1.2 core schema, keywords in their three spellings only`(text: String, expected: FrontmatterValue) {
+        #expect(yamlEntries("key: \(text)").first?.value.value == expected)
+        // Quoted, any of them is text.
+        #expect(yamlEntries("key: '\(text)'").first?.value.value == .string(text))
+    }
+
+    @Test func `a plain scalar .nan is a number that is not a number`() {
+        let value = yamlEntries("key: .NaN").first?.value.value
+        guard case .number(let number, let text) = value else { Issue.record("\(String(describing: value))"); return }
+        #expect(number.isNaN && text == ".NaN")
+    }
+
     @Test func `quoted scalars are marked as quoted`() {
         let entries = yamlEntries("a: \"x\"\nb: 'y'\nc: z")
         #expect(entries.map(\.value.isQuoted) == [true, true, false])

@@ -184,6 +184,19 @@ private func tagNames(_ text: String) -> [String] {
         #expect(link?.subpath == "Some Heading")
     }
 
+    @Test(arguments: [
+        ("[t](Note.md#Part)", "Note.md", "Part"), ("[t](Caf%C3%A9.md#R%C3%A9sum%C3%A9)", "Caf\u{E9}.md", "R\u{E9}sum\u{E9}"),
+        ("[t](%20Note.md%20)", "Note.md", nil), ("[t](Note.md#)", "Note.md", ""), ("[t](#Top)", "", "Top"),
+        ("[t](Cafe%CC%81.md)", "Caf\u{E9}.md", nil), ("[t](A%23B.md#C)", "A", "B.md#C"),
+        // `#` followed by a combining mark is one character with it, not a `#`: no fragment there.
+        ("[t](x%23%CC%81y.md)", "x#\u{301}y.md", nil),
+    ])
+    func `a markdown link's destination is decoded, split at its first hash, trimmed and normalized`(text: String, path: String, subpath: String?) {
+        let link = onlyLink(text)
+        #expect(link?.path == path)
+        #expect(link?.subpath == subpath)
+    }
+
     @Test func `markdown link with a title still links to its destination`() {
         let link = onlyLink("[t](Note.md \"A title\")")
         #expect(link?.path == "Note.md")

@@ -155,17 +155,26 @@ private struct Builder {
     static func type(_ text: String, isPlain: Bool, tag: String?) -> FrontmatterValue {
         if let tag, tag == "tag:yaml.org,2002:str" || tag == "!" { return .string(text) }
         guard isPlain else { return .string(text) }
-        switch text {
-        case "", "~", "null", "Null", "NULL": return .null
-        case "true", "True", "TRUE": return .bool(true)
-        case "false", "False", "FALSE": return .bool(false)
-        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .number(.infinity, text: text)
-        case "-.inf", "-.Inf", "-.INF": return .number(-.infinity, text: text)
-        case ".nan", ".NaN", ".NAN": return .number(.nan, text: text)
-        default: break
+        guard let first = text.utf8.first else { return .null }
+        // Only a scalar starting with one of these bytes can be a keyword (most, like `planned`, cannot:
+        // no comparison with each keyword for them).
+        switch first {
+        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
+             UInt8(ascii: "F"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"):
+            switch text {
+            case "~", "null", "Null", "NULL": return .null
+            case "true", "True", "TRUE": return .bool(true)
+            case "false", "False", "FALSE": return .bool(false)
+            case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .number(.infinity, text: text)
+            case "-.inf", "-.Inf", "-.INF": return .number(-.infinity, text: text)
+            case ".nan", ".NaN", ".NAN": return .number(.nan, text: text)
+            default: break
+            }
+        default:
+            break
         }
-        let utf8 = Array(text.utf8)
-        if let first = utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".") || (first >= 48 && first <= 57) {
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".") || (first >= 48 && first <= 57) {
+            let utf8 = Array(text.utf8)
             if isDateLike(utf8) { return .date(text) }
             if let number = number(text, utf8) { return .number(number, text: text) }
         }

@@ -729,7 +729,7 @@ private struct Scanner {
         let decoded = destination.removingPercentEncodingIfValid
         var path = decoded
         var subpath: String? = nil
-        if let hashIndex = decoded.firstIndex(of: "#") {
+        if let hashIndex = VaultPath.firstIndex(of: "#", in: Substring(decoded)) {
             path = String(decoded[..<hashIndex])
             subpath = String(decoded[decoded.index(after: hashIndex)...])
         }
@@ -889,6 +889,9 @@ extension String {
     }
 
     public var trimmingSpaces: String {
+        // Neither end is a space or a tab when neither end byte is (the usual case): nothing to trim.
+        let isBlank = { (byte: UInt8?) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        if !isBlank(utf8.first) && !isBlank(utf8.last) { return self }
         var slice = Substring(self)
         while slice.first == " " || slice.first == "\t" { slice = slice.dropFirst() }
         while slice.last == " " || slice.last == "\t" { slice = slice.dropLast() }

@@ -22,6 +22,10 @@ public enum UnicodeNormalization {
     /// a conjoining Hangul jamo, or in a range that holds NFC_Quick_Check=No characters (the ranges are
     /// deliberately wide: a false "no" only costs a call to the full normalizer).
     static func isKnownNFC(_ text: String) -> Bool {
+        // Every scalar from U+0300 on starts with a byte from 0xCC on: text without such a byte (ASCII, and
+        // most Latin names, `Zürich`, `Café`) is NFC, found in one pass over its bytes.
+        let hasLaterScalar = text.utf8.withContiguousStorageIfAvailable { $0.contains { $0 >= 0xCC } } ?? text.utf8.contains { $0 >= 0xCC }
+        guard hasLaterScalar else { return true }
         for scalar in text.unicodeScalars where scalar.value >= 0x300 {
             let value = scalar.value
             switch value {

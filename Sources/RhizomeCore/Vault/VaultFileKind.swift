@@ -62,6 +62,17 @@ public enum VaultPath {
         return isAlone ? found : text.lastIndex(of: Character(character))
     }
 
+    /// The first `character`, as `text.firstIndex(of: character)` finds it: see `lastIndex(of:in:)`.
+    @inline(__always)
+    static func firstIndex(of character: Unicode.Scalar, in text: Substring) -> String.Index? {
+        let bytes = text.utf8
+        guard let found = bytes.firstIndex(of: UInt8(ascii: character)) else { return nil }
+        let next = bytes.index(after: found)
+        let isAlone = (next == bytes.endIndex || bytes[next] < 0x80)
+            && (found == bytes.startIndex || bytes[bytes.index(before: found)] < 0x80)
+        return isAlone ? found : text.firstIndex(of: Character(character))
+    }
+
     /// Whether `a` sorts before `b` by their UTF-8 bytes (the order of paths in a scan and the tie-break of
     /// link resolution): `a.utf8.lexicographicallyPrecedes(b.utf8)`, compared with `memcmp` when both are
     /// stored contiguously (native strings always are) instead of index by index.
