@@ -294,6 +294,21 @@ private func yamlEntries(_ text: String, lineOffset: Int = 0) -> [FrontmatterEnt
         #expect(finding?.column == 1)
         #expect(note.frontmatter?["title"]?.value == .string("second"))
     }
+
+    @Test(arguments: [3, 15, 16, 17, 40])
+    func `duplicate keys are found in small and large mappings, in NFC and NFD alike, in order`(keyCount: Int) {
+        // Up to 15 keys a mapping is searched in order, from 16 by a table: both must find the same twins.
+        let keys = (0..<keyCount).map { "key\($0)" }
+        var lines = keys.map { "\($0): first" }
+        lines += ["caf\u{E9}: nfc", "key0: second", "cafe\u{301}: nfd", "key\(keyCount - 1): last"]
+        let note = parse("---\n" + lines.joined(separator: "\n") + "\n---\n")
+        let duplicates = note.findings.filter { $0.code == .duplicateKey }
+        #expect(duplicates.map(\.line) == [keyCount + 3, keyCount + 4, keyCount + 5])
+        #expect(note.frontmatter?.entries.map(\.key) == keys + ["caf\u{E9}"])
+        #expect(note.frontmatter?["key0"]?.value == .string("second"))
+        #expect(note.frontmatter?["caf\u{E9}"]?.value == .string("nfd"))
+        #expect(note.frontmatter?["key\(keyCount - 1)"]?.value == .string("last"))
+    }
 }
 
 // MARK: - JSON frontmatter

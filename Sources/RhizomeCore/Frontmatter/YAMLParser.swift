@@ -50,10 +50,28 @@ private struct Builder {
         var anchor: String?
         var items: [FrontmatterNode] = []
         var entries: [FrontmatterEntry] = []
+        /// Where each key's entry is, once the mapping has `Frame.keysSearchedInOrder` of them (before, a
+        /// search in order is quicker than hashing: frontmatter mappings are small).
         var entryIndexByKey: [String: Int] = [:]
         var pendingKey: (String, yaml_mark_t)? = nil
         /// Values in this subtree, aliases expanded.
         var size = 1
+
+        static let keysSearchedInOrder = 16
+
+        /// The entry with `key` (`==`, as for a dictionary key), if any.
+        func entryIndex(of key: String) -> Int? {
+            entries.count < Self.keysSearchedInOrder ? entries.firstIndex { $0.key == key } : entryIndexByKey[key]
+        }
+
+        mutating func append(_ entry: FrontmatterEntry) {
+            entries.append(entry)
+            if entries.count == Self.keysSearchedInOrder {
+                for (index, earlier) in entries.enumerated() { entryIndexByKey[earlier.key] = index }
+            } else if entries.count > Self.keysSearchedInOrder {
+                entryIndexByKey[entry.key] = entries.count - 1
+            }
+        }
     }
 
     let lineOffset: Int
@@ -128,12 +146,11 @@ private struct Builder {
             top.items.append(node)
         } else if let (key, keyMark) = top.pendingKey {
             let entry = FrontmatterEntry(key: key, keyLine: line(keyMark), keyColumn: column(keyMark), value: node)
-            if let existing = top.entryIndexByKey[key] {
+            if let existing = top.entryIndex(of: key) {
                 duplicateKeys.append((key, entry.keyLine, entry.keyColumn))
                 top.entries[existing] = entry
             } else {
-                top.entryIndexByKey[key] = top.entries.count
-                top.entries.append(entry)
+                top.append(entry)
             }
             top.pendingKey = nil
         } else {
