@@ -179,9 +179,10 @@ final class BatchWriter {
     /// and time when it was not read (`wasRead`): the next run then sees it changed and reads it again.
     private func insertRow(of job: Indexer.ParseJob, hash: String?, frontmatterJSON: String?, wasRead: Bool = true) throws(StoreError) {
         let path = job.file.path
+        let parts = VaultPath.Parts(of: path)
         try insertFile.bind(
-            .integer(job.id), .text(path), .text(VaultPath.displayName(of: path)), .text(VaultPath.folder(of: path)),
-            .text(VaultPath.lowercasedExtension(of: path)), .text(job.file.kind.rawValue), .text(LinkResolver<Int64>.resolveKey(ofFilePath: path)),
+            .integer(job.id), .text(path), .text(parts.displayName), .text(parts.folder),
+            .text(parts.lowercasedExtension), .text(job.file.kind.rawValue), .text(LinkResolver<Int64>.resolveKey(ofFilePath: path)),
             wasRead ? .integer(job.file.size) : nil, wasRead ? .integer(job.file.modificationTime) : nil, hash.sqlite,
             job.file.realPath.sqlite, frontmatterJSON.sqlite
         ).run()

@@ -227,9 +227,10 @@ public final class Indexer {
                     """)
                 for file in added {
                     let key = LinkResolver<Int64>.resolveKey(ofFilePath: file.path)
+                    let parts = VaultPath.Parts(of: file.path)
                     try insert.bind(
-                        .text(file.path), .text(VaultPath.displayName(of: file.path)), .text(VaultPath.folder(of: file.path)),
-                        .text(VaultPath.lowercasedExtension(of: file.path)), .text(file.kind.rawValue), .text(key), file.realPath.sqlite
+                        .text(file.path), .text(parts.displayName), .text(parts.folder),
+                        .text(parts.lowercasedExtension), .text(file.kind.rawValue), .text(key), file.realPath.sqlite
                     ).run()
                     newIDs[file.path] = connection.lastInsertRowID
                     try markPending.bind(.text(key)).run()
@@ -255,6 +256,9 @@ public final class Indexer {
             // links are resolved once it is ready.
             let checker = schemas.checker
             let pendingResolver = PendingResolver()
+            // Its tables and the sessions' memos hold a few hundred thousand strings: the last reference is
+            // dropped on another thread, not on this one with the indexes still to build.
+            defer { Self.release(consume pendingResolver) }
             let parseQueue = DispatchQueue(label: "rhizome.index.parse", qos: .userInitiated)
             let resolveQueue = DispatchQueue(label: "rhizome.index.resolve", qos: .userInitiated)
             var upcoming: [BackgroundParse] = []
@@ -477,6 +481,11 @@ public final class Indexer {
             while made.count < max(1, count) { made.append(LinkResolver<Int64>.Session(resolver!)) }
             return made
         }
+    }
+
+    /// Drops `object` on a background thread, so that freeing what it holds does not hold up this one.
+    private static func release(_ object: some AnyObject & Sendable) {
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(object) {} }
     }
 
     /// Reads and parses one file; links are resolved afterwards (`targets` is empty here).

@@ -93,6 +93,15 @@ private func read(_ file: ScannedFile?) -> String? {
         #expect(try scan(vault).files.map(\.path) == ["B.md", "Zurich.md", "Zürich.md", "a b.md", "a.md", "a.md.md", "a/b.md", "ab.md", "c.md", "東京.md"])
     }
 
+    @Test(arguments: ["Note.md", "Folder/Note.md", "A/B/C/Deep.MD", "image.PNG", "Folder/archive.tar.gz", "README", "Folder/.md", ".md",
+                      "a.b/c", "Zürich/Café.md", "東京/ノート.md", "x.ÉT", "Folder/a.\u{301}md", "Folder/Name.Md", "dir/file."])
+    func `a path's parts are what the functions for each part give`(path: String) {
+        let parts = VaultPath.Parts(of: path)
+        #expect(parts.displayName == VaultPath.displayName(of: path))
+        #expect(parts.folder == VaultPath.folder(of: path))
+        #expect(parts.lowercasedExtension == VaultPath.lowercasedExtension(of: path))
+    }
+
     @Test func `comparing paths in bytes agrees with comparing their UTF-8 views`() {
         let long = String(repeating: "Folder/", count: 12)
         let samples = ["", "a", "A", "ab", "a b", "a/b", "é", "e\u{301}", "Zürich", "東京", long, long + "a", long + "b", long + "é",

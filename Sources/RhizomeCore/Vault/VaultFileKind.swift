@@ -103,6 +103,30 @@ public enum VaultPath {
         return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
+    /// A path's name (as Obsidian shows it), folder and lowercased extension, each what `displayName(of:)`,
+    /// `folder(of:)` and `lowercasedExtension(of:)` give, found with one search for the last `/`.
+    public struct Parts: Sendable, Equatable {
+        public var displayName: String
+        public var folder: String
+        public var lowercasedExtension: String
+
+        public init(of path: String) {
+            let whole = Substring(path)
+            let slash = VaultPath.lastIndex(of: "/", in: whole)
+            let name = slash.map { whole[whole.index(after: $0)...] } ?? whole
+            folder = slash.map { String(whole[..<$0]) } ?? ""
+            if let dot = VaultPath.lastIndex(of: ".", in: name), dot != name.startIndex {
+                let extensionText = name[name.index(after: dot)...]
+                // Most extensions are lowercase ASCII already: no new string to lowercase them into.
+                let isLowercase = extensionText.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+                lowercasedExtension = isLowercase ? String(extensionText) : extensionText.lowercased()
+            } else {
+                lowercasedExtension = ""
+            }
+            displayName = lowercasedExtension == "md" ? String(name.dropLast(3)) : String(name)
+        }
+    }
+
     /// The name Obsidian shows: the file name without `.md` for notes, with its extension otherwise.
     public static func displayName(of path: String) -> String {
         let name = fileName(of: path)
