@@ -199,7 +199,9 @@ public final class Indexer {
 
         // (1) Structure: removed files leave (their links cascade; links to them become unresolved),
         // added files get rows, and both mark their resolve keys for re-resolution.
-        var newIDs: [String: Int64] = [:]
+        // The id of each added file, in the order of `added`.
+        var addedIDs: [Int64] = []
+        addedIDs.reserveCapacity(added.count)
         if isColdIndex {
             // A first index of a big vault writes each file's row with its content, numbering the files
             // itself (the table is empty), so that nothing waits for a transaction of every file before the
@@ -212,8 +214,7 @@ public final class Indexer {
                 try store.setMeta(Self.unfinishedFirstIndexKey, "1")
                 if delta.scanFindingsChanged { try replaceScanFindings(delta.scanFindings) }
             }
-            newIDs.reserveCapacity(added.count)
-            for (offset, file) in added.enumerated() { newIDs[file.path] = Int64(offset + 1) }
+            addedIDs = added.indices.map { Int64($0 + 1) }
         } else if !added.isEmpty || !removed.isEmpty || delta.scanFindingsChanged {
             try connection.transaction {
                 let markPending = try connection.prepare("INSERT OR IGNORE INTO pending_resolve(link_key) VALUES (?)")
@@ -232,7 +233,7 @@ public final class Indexer {
                         .text(file.path), .text(parts.displayName), .text(parts.folder),
                         .text(parts.lowercasedExtension), .text(file.kind.rawValue), .text(key), file.realPath.sqlite
                     ).run()
-                    newIDs[file.path] = connection.lastInsertRowID
+                    addedIDs.append(connection.lastInsertRowID)
                     try markPending.bind(.text(key)).run()
                 }
                 if delta.scanFindingsChanged { try replaceScanFindings(delta.scanFindings) }
@@ -243,7 +244,7 @@ public final class Indexer {
         // (2) Content: read, hash and parse in parallel; write in batches.
         var jobs: [ParseJob] = []
         jobs.reserveCapacity(added.count + changed.count)
-        for file in added { jobs.append(ParseJob(id: newIDs[file.path]!, file: file, previousHash: nil, isNew: true, insertsFileRow: isColdIndex)) }
+        for (file, id) in zip(added, addedIDs) { jobs.append(ParseJob(id: id, file: file, previousHash: nil, isNew: true, insertsFileRow: isColdIndex)) }
         for (file, state) in changed {
             jobs.append(ParseJob(id: state.id, file: file, previousHash: forceReparse ? nil : state.contentHash, isNew: false))
         }
@@ -281,7 +282,7 @@ public final class Indexer {
             do {
                 pendingResolver.fulfill(
                     isSmallChange ? LinkResolver<Int64>(files: [])
-                        : isColdIndex ? LinkResolver<Int64>(files: added.lazy.map { (path: $0.path, id: newIDs[$0.path]!) })
+                        : isColdIndex ? LinkResolver<Int64>(files: zip(added, addedIDs).lazy.map { (path: $0.0.path, id: $0.1) })
                         : try store.resolver(forFilesIn: "SELECT id, path FROM file"))
             } catch {
                 pendingResolver.fulfill(LinkResolver<Int64>(files: []))  // lets the workers finish; the run fails
