@@ -43,9 +43,21 @@ public enum VaultPath {
     }
 
     public static func lowercasedExtension(of path: String) -> String {
-        let name = fileName(of: path)
+        lowercasedExtension(ofName: fileName(of: path))
+    }
+
+    /// The extension of a file name, lowercased (`""` for none, and for a name that starts with its only dot).
+    static func lowercasedExtension(ofName name: Substring) -> String {
         guard let dot = lastIndex(of: ".", in: name), dot != name.startIndex else { return "" }
-        return name[name.index(after: dot)...].lowercased()
+        let text = name[name.index(after: dot)...]
+        // Most extensions are lowercase ASCII already: no new string to lowercase them into.
+        let isLowercase = text.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        return isLowercase ? String(text) : text.lowercased()
+    }
+
+    /// The name Obsidian shows for a file name: without `.md` for notes, with its extension otherwise.
+    static func displayName(ofName name: Substring, lowercasedExtension: String) -> String {
+        lowercasedExtension == "md" ? String(name.dropLast(3)) : String(name)
     }
 
     /// The last `character`, as `text.lastIndex(of: character)` finds it. These helpers run for every
@@ -54,23 +66,22 @@ public enum VaultPath {
     /// (a combining mark after it, say) does the character search decide.
     @inline(__always)
     static func lastIndex(of character: Unicode.Scalar, in text: Substring) -> String.Index? {
-        let bytes = text.utf8
-        guard let found = bytes.lastIndex(of: UInt8(ascii: character)) else { return nil }
-        let next = bytes.index(after: found)
-        let isAlone = (next == bytes.endIndex || bytes[next] < 0x80)
-            && (found == bytes.startIndex || bytes[bytes.index(before: found)] < 0x80)
-        return isAlone ? found : text.lastIndex(of: Character(character))
+        guard let found = text.utf8.lastIndex(of: UInt8(ascii: character)) else { return nil }
+        return isCharacterOfItsOwn(found, in: text.utf8) ? found : text.lastIndex(of: Character(character))
     }
 
     /// The first `character`, as `text.firstIndex(of: character)` finds it: see `lastIndex(of:in:)`.
     @inline(__always)
     static func firstIndex(of character: Unicode.Scalar, in text: Substring) -> String.Index? {
-        let bytes = text.utf8
-        guard let found = bytes.firstIndex(of: UInt8(ascii: character)) else { return nil }
-        let next = bytes.index(after: found)
-        let isAlone = (next == bytes.endIndex || bytes[next] < 0x80)
-            && (found == bytes.startIndex || bytes[bytes.index(before: found)] < 0x80)
-        return isAlone ? found : text.firstIndex(of: Character(character))
+        guard let found = text.utf8.firstIndex(of: UInt8(ascii: character)) else { return nil }
+        return isCharacterOfItsOwn(found, in: text.utf8) ? found : text.firstIndex(of: Character(character))
+    }
+
+    /// Whether the ASCII byte at `index` is a character of its own: so it is when its neighbours are ASCII.
+    @inline(__always)
+    private static func isCharacterOfItsOwn(_ index: String.Index, in bytes: Substring.UTF8View) -> Bool {
+        let next = bytes.index(after: index)
+        return (next == bytes.endIndex || bytes[next] < 0x80) && (index == bytes.startIndex || bytes[bytes.index(before: index)] < 0x80)
     }
 
     /// Whether `a` sorts before `b` by their UTF-8 bytes (the order of paths in a scan and the tie-break of
@@ -115,23 +126,15 @@ public enum VaultPath {
             let slash = VaultPath.lastIndex(of: "/", in: whole)
             let name = slash.map { whole[whole.index(after: $0)...] } ?? whole
             folder = slash.map { String(whole[..<$0]) } ?? ""
-            if let dot = VaultPath.lastIndex(of: ".", in: name), dot != name.startIndex {
-                let extensionText = name[name.index(after: dot)...]
-                // Most extensions are lowercase ASCII already: no new string to lowercase them into.
-                let isLowercase = extensionText.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
-                lowercasedExtension = isLowercase ? String(extensionText) : extensionText.lowercased()
-            } else {
-                lowercasedExtension = ""
-            }
-            displayName = lowercasedExtension == "md" ? String(name.dropLast(3)) : String(name)
+            lowercasedExtension = VaultPath.lowercasedExtension(ofName: name)
+            displayName = VaultPath.displayName(ofName: name, lowercasedExtension: lowercasedExtension)
         }
     }
 
     /// The name Obsidian shows: the file name without `.md` for notes, with its extension otherwise.
     public static func displayName(of path: String) -> String {
         let name = fileName(of: path)
-        if lowercasedExtension(of: path) == "md" { return String(name.dropLast(3)) }
-        return String(name)
+        return displayName(ofName: name, lowercasedExtension: lowercasedExtension(ofName: name))
     }
 
     /// Resolves `.` and `..` components; nil when `..` climbs above the vault root.
