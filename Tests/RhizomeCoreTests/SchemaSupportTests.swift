@@ -596,6 +596,16 @@ private let noteBody = "\n# Heading\n\ntag: not frontmatter\n---\nA [[Link]] and
         #expect(values.reversed().map(pattern.matches) == first.reversed())
     }
 
+    @Test func `a value in NFC and the same value in NFD get each their own answer, in either order`() throws {
+        // The expression counts UTF-16 units: `café` has four, `cafe\u{301}` five. Asked in either order, the
+        // second must not get the first one's answer.
+        for order in [["caf\u{E9}", "cafe\u{301}"], ["cafe\u{301}", "caf\u{E9}"]] {
+            let pattern = try #require(JSONSchema.Pattern("^.{4}$"))
+            let answers = order.map(pattern.matches)
+            #expect(answers == order.map { $0.unicodeScalars.count == 4 }, "\(order.map { Array($0.unicodeScalars) })")
+        }
+    }
+
     @Test func `threads sharing a pattern get its answers`() throws {
         let pattern = try #require(JSONSchema.Pattern("^[A-Za-z0-9][A-Za-z0-9-]*$"))
         let values = (0..<2_000).map { $0 % 2 == 0 ? "id-\($0 % 300)" : "-bad \($0 % 300)" }

@@ -106,9 +106,10 @@ public final class JSONSchema: Sendable {
         public let source: String
         // NSRegularExpression is immutable and documented as safe to share between threads.
         private let expression: NSRegularExpression
-        /// Answers already worked out, by text: the same values recur from note to note (tags above all),
-        /// and a lookup costs a fraction of a regular-expression match. Emptied when it holds `cacheLimit`.
-        private var answers: [String: Bool] = [:]
+        /// Answers already worked out, by the text's bytes (the expression sees `e\u{301}` and `é` apart, so
+        /// must the table): the same values recur from note to note (tags above all), and a lookup costs a
+        /// fraction of a regular-expression match. Emptied when it holds `cacheLimit`.
+        private var answers: [ByteKey: Bool] = [:]
         private let lock = NSLock()
         static let cacheLimit = 4_096
 
@@ -120,11 +121,12 @@ public final class JSONSchema: Sendable {
 
         /// JSON Schema patterns are not anchored: a match anywhere counts.
         public func matches(_ text: String) -> Bool {
-            if let known = lock.withLock({ answers[text] }) { return known }
+            let key = ByteKey(text)
+            if let known = lock.withLock({ answers[key] }) { return known }
             let matched = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
             lock.withLock {
                 if answers.count >= Self.cacheLimit { answers.removeAll(keepingCapacity: true) }
-                answers[text] = matched
+                answers[key] = matched
             }
             return matched
         }
