@@ -455,7 +455,7 @@ public final class Indexer {
         return batches
     }
 
-    /// The resolver of a run, made on the writer's thread while the first batch is parsed; the workers
+    /// The resolver of a run, made on the writer's thread while the first batches are parsed; the workers
     /// wait for it before resolving links. One resolver session per worker, kept across batches: link
     /// paths recur from note to note.
     final class PendingResolver: @unchecked Sendable {
