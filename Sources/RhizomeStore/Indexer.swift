@@ -117,22 +117,26 @@ public final class Indexer {
         delta.schemaFingerprintChanged = try store.metaValue("schema_fingerprint") != schemas.fingerprint
         delta.forceReparse = try store.metaValue("parser_version") != IndexSchema.parserVersion
 
-        // Diff the walk against the index.
-        var seen = Set<String>()
-        seen.reserveCapacity(scan.files.count)
-        for file in scan.files {
-            seen.insert(file.path)
-            if let state = previous[file.path] {
-                if delta.forceReparse || state.size != file.size || state.modificationTime != file.modificationTime || state.realPath != file.realPath {
-                    delta.changed.append((file, state))
+        // Diff the walk against the index (nothing to diff against in an empty one: every file is new).
+        if previous.isEmpty {
+            delta.added = scan.files
+        } else {
+            var seen = Set<String>()
+            seen.reserveCapacity(scan.files.count)
+            for file in scan.files {
+                seen.insert(file.path)
+                if let state = previous[file.path] {
+                    if delta.forceReparse || state.size != file.size || state.modificationTime != file.modificationTime || state.realPath != file.realPath {
+                        delta.changed.append((file, state))
+                    } else {
+                        delta.unchanged += 1
+                    }
                 } else {
-                    delta.unchanged += 1
+                    delta.added.append(file)
                 }
-            } else {
-                delta.added.append(file)
             }
+            delta.removed = previous.values.filter { !seen.contains($0.path) && !scan.isUncertain($0.path) }
         }
-        delta.removed = previous.values.filter { !seen.contains($0.path) && !scan.isUncertain($0.path) }
         delta.isColdIndex = previous.isEmpty && delta.added.count >= options.bulkLoadMinimumFiles
         if delta.schemaFingerprintChanged && !delta.forceReparse {
             delta.recheckCandidates = scan.files.compactMap { file in
