@@ -254,8 +254,8 @@ struct StoredForms: Sendable {
 
     init(_ note: ParsedNote) {
         if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
-            frontmatterJSON = JSONText.encode(frontmatter.entries)
             propertyValues = frontmatter.entries.map { JSONText.encode($0.value.value) }
+            frontmatterJSON = JSONText.encode(frontmatter.entries, encodedValues: propertyValues)
         }
         tagKeys = note.tags.map { TagSyntax.key($0.name) }
         inlineFieldKeys = note.inlineFields.map { DataviewKey.canonicalKey($0.key) }

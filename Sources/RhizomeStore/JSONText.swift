@@ -15,6 +15,22 @@ enum JSONText {
         return output
     }
 
+    /// `encode(entries)` from each entry's value already encoded (`encodedValues[i]` is `encode(entries[i].value.value)`),
+    /// so that a note's values are encoded once for both the properties and the whole frontmatter.
+    static func encode(_ entries: [FrontmatterEntry], encodedValues: [String]) -> String {
+        precondition(entries.count == encodedValues.count, "one encoded value per entry")
+        var output = "{"
+        output.reserveCapacity(2 + encodedValues.reduce(0) { $0 + $1.utf8.count } + entries.reduce(0) { $0 + $1.key.utf8.count + 4 })
+        for (index, (entry, value)) in zip(entries, encodedValues).enumerated() {
+            if index > 0 { output += "," }
+            writeString(entry.key, into: &output)
+            output += ":"
+            output += value
+        }
+        output += "}"
+        return output
+    }
+
     static func write(_ value: FrontmatterValue, into output: inout String) {
         switch value {
         case .null: output += "null"
