@@ -9,13 +9,7 @@ enum JSONText {
         return output
     }
 
-    static func encode(_ entries: [FrontmatterEntry]) -> String {
-        var output = ""
-        write(.map(entries), into: &output)
-        return output
-    }
-
-    /// `encode(entries)` from each entry's value already encoded (`encodedValues[i]` is `encode(entries[i].value.value)`),
+    /// `encode(.map(entries))` from each entry's value already encoded (`encodedValues[i]` is `encode(entries[i].value.value)`),
     /// so that a note's values are encoded once for both the properties and the whole frontmatter.
     static func encode(_ entries: [FrontmatterEntry], encodedValues: [String]) -> String {
         precondition(entries.count == encodedValues.count, "one encoded value per entry")

@@ -23,13 +23,13 @@ import Testing
         let entries = try entries(yaml)
         #expect(entries.count == yaml.split(separator: "\n").filter { !$0.hasPrefix(" ") }.count, "every top-level key was read")
         let assembled = JSONText.encode(entries, encodedValues: entries.map { JSONText.encode($0.value.value) })
-        #expect(assembled == JSONText.encode(entries))
+        #expect(assembled == JSONText.encode(.map(entries)))
         let object = try JSONSerialization.jsonObject(with: Data(assembled.utf8)) as? [String: Any]
         #expect(object?.count == Set(entries.map(\.key)).count, "\(assembled)")
     }
 
     @Test func `an empty frontmatter is an empty object`() {
         #expect(JSONText.encode([], encodedValues: []) == "{}")
-        #expect(JSONText.encode([FrontmatterEntry]()) == "{}")
+        #expect(JSONText.encode(.map([])) == "{}")
     }
 }
