@@ -129,13 +129,7 @@ extension IndexStore {
 
     /// A resolver over the files whose resolve key is one of `keys`.
     func resolver(forKeys keys: some Sequence<String>) throws(StoreError) -> LinkResolver<Int64> {
-        var keyList = "["
-        for (index, key) in keys.enumerated() {
-            if index > 0 { keyList += "," }
-            JSONText.writeString(key, into: &keyList)
-        }
-        keyList += "]"
-        return try resolver(forFilesIn: "SELECT id, path FROM file WHERE resolve_key IN (SELECT value FROM json_each(?))", [.text(keyList)])
+        try resolver(forFilesIn: "SELECT id, path FROM file WHERE resolve_key IN (SELECT value FROM json_each(?))", [.text(JSONText.array(keys))])
     }
 
     /// Creates the secondary indexes that do not exist (every open checks: a first index killed before

@@ -636,12 +636,7 @@ public final class Indexer {
 
     /// The states of just these paths (those indexed).
     private func loadFileStates(paths: Set<String>) throws -> [String: FileState] {
-        var list = "["
-        for (index, path) in paths.enumerated() {
-            if index > 0 { list += "," }
-            JSONText.writeString(path, into: &list)
-        }
-        return try loadFileStates(where: "WHERE path IN (SELECT value FROM json_each(?))", [.text(list + "]")])
+        try loadFileStates(where: "WHERE path IN (SELECT value FROM json_each(?))", [.text(JSONText.array(paths))])
     }
 
     private func loadFileStates(where condition: String, _ values: [SQLiteValue]) throws -> [String: FileState] {

@@ -55,6 +55,16 @@ enum JSONText {
         }
     }
 
+    /// `strings` as a JSON array (for `json_each(?)` in SQL).
+    static func array(_ strings: some Sequence<String>) -> String {
+        var output = "["
+        for (index, text) in strings.enumerated() {
+            if index > 0 { output += "," }
+            writeString(text, into: &output)
+        }
+        return output + "]"
+    }
+
     static func writeString(_ text: String, into output: inout String) {
         output += "\""
         var needsEscaping = false

@@ -95,12 +95,7 @@ struct VaultChecks {
             // Link values of reference fields: Obsidian's own property links, checked for existence and type.
             let referenceKeys = Set(catalog.schemas.flatMap { $0.references.map(\.key) })
             if !referenceKeys.isEmpty {
-                var keyList = "["
-                for (index, key) in referenceKeys.sorted().enumerated() {
-                    if index > 0 { keyList += "," }
-                    JSONText.writeString(key, into: &keyList)
-                }
-                keyList += "]"
+                let keyList = JSONText.array(referenceKeys.sorted())
                 let links = try connection.prepare("""
                     SELECT l.source_id, l.property_key, l.target_id, l.link_path, l.line, l.col, f.path, n.schema_type, t.schema_type, tf.path
                     FROM link l JOIN note_type n ON n.file_id = l.source_id JOIN file f ON f.id = l.source_id

@@ -32,4 +32,11 @@ import Testing
         #expect(JSONText.encode([], encodedValues: []) == "{}")
         #expect(JSONText.encode(.map([])) == "{}")
     }
+
+    @Test func `strings become a JSON array in their order, escaped`() throws {
+        #expect(JSONText.array([String]()) == "[]")
+        let strings = ["a", "quote \" and \\", "line\nbreak", "Zürich"]
+        let array = JSONText.array(strings)
+        #expect(try JSONSerialization.jsonObject(with: Data(array.utf8)) as? [String] == strings)
+    }
 }
