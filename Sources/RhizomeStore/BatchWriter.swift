@@ -8,30 +8,35 @@ final class BatchWriter {
     private let fileRows: FileDeletion
     private let deleteFindings: SQLiteStatement
     private let deleteFullText: SQLiteStatement
-    private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: SQLiteStatement
+    /// The per-note rows, many per statement (`BulkInsert`): in the tables only after `flush()`.
+    private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: BulkInsert
     private let insertFinding, insertFullText: SQLiteStatement
     private let updateFile, touchFile, forgetHash, insertFile: SQLiteStatement
     private let insertNoteType, insertReferenceValue, deleteSchemaFindings, deleteNoteType, deleteReferenceValues: SQLiteStatement
 
-    init(connection: SQLiteConnection, fullText: Bool) throws(StoreError) {
+    /// How many rows of a per-note table one statement inserts (see `BulkInsert`).
+    static let rowsPerStatement = 32
+
+    /// `foreignKeysChecked`: whether the connection checks foreign keys (a first index switches them off).
+    init(connection: SQLiteConnection, fullText: Bool, foreignKeysChecked: Bool = true) throws(StoreError) {
         self.connection = connection
         self.fullText = fullText
         fileRows = try FileDeletion(connection)
         deleteFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ?")
         deleteFullText = try connection.prepare("DELETE FROM note_fts WHERE rowid = ?")
-        insertLink = try connection.prepare("""
-            INSERT INTO link(id, source_id, target_id, kind, property_key, link_path, subpath, display, link_key, line, col, markdown_syntax)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        insertTag = try connection.prepare("INSERT INTO tag(id, file_id, name, name_key, from_frontmatter, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        insertHeading = try connection.prepare("INSERT INTO heading(id, file_id, level, text, line) VALUES (?, ?, ?, ?, ?)")
-        insertBlock = try connection.prepare("INSERT INTO block(id, file_id, block_id, line) VALUES (?, ?, ?, ?)")
-        insertTask = try connection.prepare("INSERT INTO task(id, file_id, status, text, line) VALUES (?, ?, ?, ?, ?)")
-        insertAlias = try connection.prepare("INSERT INTO alias(id, file_id, alias) VALUES (?, ?, ?)")
-        insertProperty = try connection.prepare("INSERT INTO property(id, file_id, key, type, value_json, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        insertInlineField = try connection.prepare("""
-            INSERT INTO inline_field(id, file_id, key, field_key, value, syntax, line, col) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        // Links have a foreign key to their target, checked on insert unless a first index switched the
+        // checks off: with the checks on, one link per statement (see `BulkInsert` on savepoints).
+        insertLink = try BulkInsert(connection, table: "link", columns: [
+            "id", "source_id", "target_id", "kind", "property_key", "link_path", "subpath", "display", "link_key", "line", "col", "markdown_syntax",
+        ], rowsPerStatement: foreignKeysChecked ? 1 : Self.rowsPerStatement)
+        insertTag = try BulkInsert(connection, table: "tag", columns: ["id", "file_id", "name", "name_key", "from_frontmatter", "line", "col"])
+        insertHeading = try BulkInsert(connection, table: "heading", columns: ["id", "file_id", "level", "text", "line"])
+        insertBlock = try BulkInsert(connection, table: "block", columns: ["id", "file_id", "block_id", "line"])
+        insertTask = try BulkInsert(connection, table: "task", columns: ["id", "file_id", "status", "text", "line"])
+        insertAlias = try BulkInsert(connection, table: "alias", columns: ["id", "file_id", "alias"])
+        insertProperty = try BulkInsert(connection, table: "property", columns: ["id", "file_id", "key", "type", "value_json", "line", "col"])
+        insertInlineField = try BulkInsert(
+            connection, table: "inline_field", columns: ["id", "file_id", "key", "field_key", "value", "syntax", "line", "col"])
         insertFinding = try connection.prepare("""
             INSERT INTO finding(file_id, path, code, severity, message, line, col, fix) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
@@ -64,92 +69,88 @@ final class BatchWriter {
         let id = job.id
         let path = job.file.path
         if !job.isNew { try clear(id) }
-        for (ordinal, (link, target)) in zip(note.links, targets).enumerated() {
+        for ordinal in note.links.indices {
             let statement = insertLink
-            statement.reset()
-            statement.bind(1, FileRows.id(file: id, position: ordinal))
-            statement.bind(2, id)
-            statement.bind(3, target.target)
-            statement.bind(4, link.kind.rawValue)
-            statement.bind(5, link.propertyKey)
-            statement.bind(6, link.path)
-            statement.bind(7, link.subpath)
-            statement.bind(8, link.display)
-            statement.bind(9, target.key)
-            statement.bind(10, link.line)
-            statement.bind(11, link.column)
-            statement.bind(12, link.isMarkdownSyntax ? 1 : 0)
-            try statement.execute()
+            statement.add(FileRows.id(file: id, position: ordinal))
+            statement.add(id)
+            statement.add(targets[ordinal].target)
+            statement.add(note.links[ordinal].kind.rawValue)
+            statement.add(note.links[ordinal].propertyKey)
+            statement.add(note.links[ordinal].path)
+            statement.add(note.links[ordinal].subpath)
+            statement.add(note.links[ordinal].display)
+            statement.add(targets[ordinal].key)
+            statement.add(note.links[ordinal].line)
+            statement.add(note.links[ordinal].column)
+            statement.add(note.links[ordinal].isMarkdownSyntax)
+            try statement.endRow()
         }
-        for (ordinal, (tag, key)) in zip(note.tags, forms.tagKeys).enumerated() {
+        for ordinal in note.tags.indices {
             let statement = insertTag
-            statement.reset()
-            statement.bind(1, FileRows.id(file: id, position: ordinal))
-            statement.bind(2, id)
-            statement.bind(3, tag.name)
-            statement.bind(4, key)
-            statement.bind(5, tag.isFromFrontmatter ? 1 : 0)
-            statement.bind(6, tag.line)
-            statement.bind(7, tag.column)
-            try statement.execute()
+            statement.add(FileRows.id(file: id, position: ordinal))
+            statement.add(id)
+            statement.add(note.tags[ordinal].name)
+            statement.add(forms.tagKeys[ordinal])
+            statement.add(note.tags[ordinal].isFromFrontmatter)
+            statement.add(note.tags[ordinal].line)
+            statement.add(note.tags[ordinal].column)
+            try statement.endRow()
         }
-        for (ordinal, heading) in note.headings.enumerated() {
+        for ordinal in note.headings.indices {
             let statement = insertHeading
-            statement.reset()
-            statement.bind(1, FileRows.id(file: id, position: ordinal))
-            statement.bind(2, id)
-            statement.bind(3, heading.level)
-            statement.bind(4, heading.text)
-            statement.bind(5, heading.line)
-            try statement.execute()
+            statement.add(FileRows.id(file: id, position: ordinal))
+            statement.add(id)
+            statement.add(note.headings[ordinal].level)
+            statement.add(note.headings[ordinal].text)
+            statement.add(note.headings[ordinal].line)
+            try statement.endRow()
         }
-        for (ordinal, block) in note.blocks.enumerated() {
+        for ordinal in note.blocks.indices {
             let statement = insertBlock
-            statement.reset()
-            statement.bind(1, FileRows.id(file: id, position: ordinal))
-            statement.bind(2, id)
-            statement.bind(3, block.id)
-            statement.bind(4, block.line)
-            try statement.execute()
+            statement.add(FileRows.id(file: id, position: ordinal))
+            statement.add(id)
+            statement.add(note.blocks[ordinal].id)
+            statement.add(note.blocks[ordinal].line)
+            try statement.endRow()
         }
-        for (ordinal, task) in note.tasks.enumerated() {
+        for ordinal in note.tasks.indices {
             let statement = insertTask
-            statement.reset()
-            statement.bind(1, FileRows.id(file: id, position: ordinal))
-            statement.bind(2, id)
-            statement.bind(3, task.status)
-            statement.bind(4, task.text)
-            statement.bind(5, task.line)
-            try statement.execute()
+            statement.add(FileRows.id(file: id, position: ordinal))
+            statement.add(id)
+            statement.add(note.tasks[ordinal].status)
+            statement.add(note.tasks[ordinal].text)
+            statement.add(note.tasks[ordinal].line)
+            try statement.endRow()
         }
-        for (ordinal, (field, key)) in zip(note.inlineFields, forms.inlineFieldKeys).enumerated() {
+        for ordinal in note.inlineFields.indices {
             let statement = insertInlineField
-            statement.reset()
-            statement.bind(1, FileRows.id(file: id, position: ordinal))
-            statement.bind(2, id)
-            statement.bind(3, field.key)
-            statement.bind(4, key)
-            statement.bind(5, field.value)
-            statement.bind(6, field.syntax.rawValue)
-            statement.bind(7, field.line)
-            statement.bind(8, field.column)
-            try statement.execute()
+            statement.add(FileRows.id(file: id, position: ordinal))
+            statement.add(id)
+            statement.add(note.inlineFields[ordinal].key)
+            statement.add(forms.inlineFieldKeys[ordinal])
+            statement.add(note.inlineFields[ordinal].value)
+            statement.add(note.inlineFields[ordinal].syntax.rawValue)
+            statement.add(note.inlineFields[ordinal].line)
+            statement.add(note.inlineFields[ordinal].column)
+            try statement.endRow()
         }
         for (ordinal, alias) in note.aliases.enumerated() {
-            try insertAlias.bind(.integer(FileRows.id(file: id, position: ordinal)), .integer(id), .text(alias)).run()
+            insertAlias.add(FileRows.id(file: id, position: ordinal))
+            insertAlias.add(id)
+            insertAlias.add(alias)
+            try insertAlias.endRow()
         }
         if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
-            for (ordinal, (entry, valueJSON)) in zip(frontmatter.entries, forms.propertyValues).enumerated() {
+            for ordinal in frontmatter.entries.indices {
                 let statement = insertProperty
-                statement.reset()
-                statement.bind(1, FileRows.id(file: id, position: ordinal))
-                statement.bind(2, id)
-                statement.bind(3, entry.key)
-                statement.bind(4, entry.value.value.typeName)
-                statement.bind(5, valueJSON)
-                statement.bind(6, entry.keyLine)
-                statement.bind(7, entry.keyColumn)
-                try statement.execute()
+                statement.add(FileRows.id(file: id, position: ordinal))
+                statement.add(id)
+                statement.add(frontmatter.entries[ordinal].key)
+                statement.add(frontmatter.entries[ordinal].value.value.typeName)
+                statement.add(forms.propertyValues[ordinal])
+                statement.add(frontmatter.entries[ordinal].keyLine)
+                statement.add(frontmatter.entries[ordinal].keyColumn)
+                try statement.endRow()
             }
         }
         try insertFindings(note.findings, fileID: id)
@@ -166,6 +167,13 @@ final class BatchWriter {
                 .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite,
                 forms.frontmatterJSON.sqlite, .integer(id)
             ).run()
+        }
+    }
+
+    /// Inserts the rows still collected: call it before the transaction commits.
+    func flush() throws(StoreError) {
+        for insert in [insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField] {
+            try insert.flush()
         }
     }
 
@@ -234,6 +242,7 @@ final class BatchWriter {
     }
 
     private func clear(_ id: Int64) throws(StoreError) {
+        try flush()  // nothing collected may outlive a delete in its table
         try fileRows.deleteRows(of: id)
         for statement in [deleteNoteType, deleteFindings] { try statement.bind(.integer(id)).run() }
         try deleteFullText.bind(.integer(id)).run()

@@ -305,7 +305,7 @@ public final class Indexer {
                     try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)")
                 }
             }
-            let writer = try BatchWriter(connection: connection, fullText: options.fullText)
+            let writer = try BatchWriter(connection: connection, fullText: options.fullText, foreignKeysChecked: !isColdIndex)
             var done = 0
             for (number, batch) in batches.enumerated() {
                 var outcomes = upcoming.removeFirst().wait()
@@ -328,6 +328,7 @@ public final class Indexer {
                             report.findings.append(finding)
                         }
                     }
+                    try writer.flush()  // the batch's last collected rows, before the commit
                 }
                 phases.mark("write")
                 for (job, outcome) in zip(batch, outcomes) where !job.isNew {
