@@ -313,8 +313,11 @@ public final class Indexer {
                 startParsing(through: number + Self.parseLookahead + 1)
                 if isSmallChange { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch) }
                 try connection.transaction {
-                    for (job, outcome) in zip(batch, outcomes) {
-                        switch outcome {
+                    // By position, not `zip`: zip's elements are copies, and copying a parsed note retains
+                    // each of its arrays (and releases them after), on the one thread that writes.
+                    for index in batch.indices {
+                        let job = batch[index]
+                        switch outcomes[index] {
                         case .parsed(let note, let targets, let hash, let forms):
                             try writer.write(note, targets: targets, forms: forms, job: job, hash: hash)
                             parsedIDs.insert(job.id)
