@@ -341,6 +341,11 @@ public final class Indexer {
                 progress?(IndexProgress(filesDone: done, filesTotal: jobs.count, elapsed: clock.now - started))
             }
         }
+        // A first index's rows are all in the write-ahead log. They are copied into the database file on
+        // another thread (a passive checkpoint, which never blocks the writer) while this one builds the
+        // indexes, instead of when the index is closed; the parse workers' core is idle by now.
+        let checkpoint = isColdIndex ? BackgroundCheckpoint(databasePath: connection.path) : nil
+        defer { checkpoint?.wait() }
         if isColdIndex {
             try store.setMeta(Self.unfinishedFirstIndexKey, "0")
             try store.createSecondaryIndexes()
@@ -882,4 +887,19 @@ public struct IndexReport: Sendable, Codable, Equatable {
         case added, modified, removed, unchanged, notes, files, links, unresolvedLinks, relinked, referenceEdges, findingsTotal
         case milliseconds, findings
     }
+}
+
+/// A passive checkpoint of a database's write-ahead log, run on a connection of its own on another
+/// thread. `wait()` returns when it is done (a failure is ignored: closing the index checkpoints anyway).
+final class BackgroundCheckpoint: @unchecked Sendable {
+    private let group = DispatchGroup()
+
+    init(databasePath: String) {
+        DispatchQueue.global(qos: .utility).async(group: group) {
+            guard let connection = try? SQLiteConnection(path: databasePath) else { return }
+            try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        }
+    }
+
+    func wait() { group.wait() }
 }
