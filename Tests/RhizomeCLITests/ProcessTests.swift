@@ -53,7 +53,7 @@ import RhizomeTestSupport
         let processes = try errorFiles.map { errorFile in
             let process = try launch(["index", "--vault", vault.path, "--db", vault.databasePath], home: vault.outside.path)
             process.standardOutput = FileHandle.nullDevice
-            FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: errorFile)
             return process
         }
