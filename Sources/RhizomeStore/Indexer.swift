@@ -339,6 +339,8 @@ public final class Indexer {
                 }
                 done += batch.count
                 progress?(IndexProgress(filesDone: done, filesTotal: jobs.count, elapsed: clock.now - started))
+                // Freeing a batch's parsed notes (every string and array in them) is not the writer's work.
+                Self.release(consume outcomes)
             }
         }
         // A first index's rows are all in the write-ahead log. They are copied into the database file on
@@ -497,9 +499,10 @@ public final class Indexer {
         }
     }
 
-    /// Drops `object` on a background thread, so that freeing what it holds does not hold up this one.
-    private static func release(_ object: some AnyObject & Sendable) {
-        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(object) {} }
+    /// Drops `value` on a background thread, so that freeing what it holds does not hold up this one.
+    private static func release(_ value: consuming some Sendable) {
+        let value = consume value
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(value) {} }
     }
 
     /// Reads and parses one file; links are resolved afterwards (`targets` is empty here).
