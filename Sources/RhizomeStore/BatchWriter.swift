@@ -11,7 +11,9 @@ final class BatchWriter {
     /// The per-note rows, many per statement (`BulkInsert`): in the tables only after `flush()`.
     private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: BulkInsert
     private let insertFinding, insertFullText: SQLiteStatement
-    private let updateFile, touchFile, forgetHash, insertFile: SQLiteStatement
+    private let updateFile, touchFile, forgetHash: SQLiteStatement
+    /// The rows of files a first index writes with their content (`ParseJob.insertsFileRow`).
+    private let insertFile: BulkInsert
     private let insertNoteType, insertReferenceValue, deleteSchemaFindings, deleteNoteType, deleteReferenceValues: SQLiteStatement
 
     /// How many rows of a per-note table one statement inserts (see `BulkInsert`).
@@ -46,10 +48,9 @@ final class BatchWriter {
             """)
         touchFile = try connection.prepare("UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ? WHERE id = ?")
         forgetHash = try connection.prepare("UPDATE file SET content_hash = NULL WHERE id = ?")
-        insertFile = try connection.prepare("""
-            INSERT INTO file(id, path, name, folder, extension, kind, resolve_key, size, mtime_ns, content_hash, real_path, frontmatter_json)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        insertFile = try BulkInsert(connection, table: "file", columns: [
+            "id", "path", "name", "folder", "extension", "kind", "resolve_key", "size", "mtime_ns", "content_hash", "real_path", "frontmatter_json",
+        ], rowsPerStatement: foreignKeysChecked ? 1 : Self.rowsPerStatement)
         let schemaCodes = FindingCode.schemaCodes.subtracting(FindingCode.vaultCodes).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         deleteSchemaFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ? AND code IN (\(schemaCodes))")
         deleteNoteType = try connection.prepare("DELETE FROM note_type WHERE file_id = ?")
@@ -172,7 +173,7 @@ final class BatchWriter {
 
     /// Inserts the rows still collected: call it before the transaction commits.
     func flush() throws(StoreError) {
-        for insert in [insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField] {
+        for insert in [insertFile, insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField] {
             try insert.flush()
         }
     }
@@ -188,12 +189,19 @@ final class BatchWriter {
     private func insertRow(of job: Indexer.ParseJob, hash: String?, frontmatterJSON: String?, wasRead: Bool = true) throws(StoreError) {
         let path = job.file.path
         let parts = VaultPath.Parts(of: path)
-        try insertFile.bind(
-            .integer(job.id), .text(path), .text(parts.displayName), .text(parts.folder),
-            .text(parts.lowercasedExtension), .text(job.file.kind.rawValue), .text(LinkResolver<Int64>.resolveKey(ofFilePath: path)),
-            wasRead ? .integer(job.file.size) : nil, wasRead ? .integer(job.file.modificationTime) : nil, hash.sqlite,
-            job.file.realPath.sqlite, frontmatterJSON.sqlite
-        ).run()
+        insertFile.add(job.id)
+        insertFile.add(path)
+        insertFile.add(parts.displayName)
+        insertFile.add(parts.folder)
+        insertFile.add(parts.lowercasedExtension)
+        insertFile.add(job.file.kind.rawValue)
+        insertFile.add(LinkResolver<Int64>.resolveKey(ofFilePath: path))
+        insertFile.add(wasRead ? job.file.size : nil)
+        insertFile.add(wasRead ? job.file.modificationTime : nil)
+        insertFile.add(hash)
+        insertFile.add(job.file.realPath)
+        insertFile.add(frontmatterJSON)
+        try insertFile.endRow()
     }
 
     /// Records that a file could not be read: its findings become the read error, and its content hash is
