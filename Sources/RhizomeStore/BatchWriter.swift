@@ -10,11 +10,13 @@ final class BatchWriter {
     private let deleteFullText: SQLiteStatement
     /// The per-note rows, many per statement (`BulkInsert`): in the tables only after `flush()`.
     private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: BulkInsert
-    private let insertFinding, insertFullText: SQLiteStatement
+    private let insertFullText: SQLiteStatement
+    /// Findings and note types go in many per statement only while foreign keys are not checked.
+    private let insertFinding, insertNoteType: BulkInsert
     private let updateFile, touchFile, forgetHash: SQLiteStatement
     /// The rows of files a first index writes with their content (`ParseJob.insertsFileRow`).
     private let insertFile: BulkInsert
-    private let insertNoteType, insertReferenceValue, deleteSchemaFindings, deleteNoteType, deleteReferenceValues: SQLiteStatement
+    private let insertReferenceValue, deleteSchemaFindings, deleteNoteType, deleteReferenceValues: SQLiteStatement
 
     /// How many rows of a per-note table one statement inserts (see `BulkInsert`).
     static let rowsPerStatement = 32
@@ -39,9 +41,10 @@ final class BatchWriter {
         insertProperty = try BulkInsert(connection, table: "property", columns: ["id", "file_id", "key", "type", "value_json", "line", "col"])
         insertInlineField = try BulkInsert(
             connection, table: "inline_field", columns: ["id", "file_id", "key", "field_key", "value", "syntax", "line", "col"])
-        insertFinding = try connection.prepare("""
-            INSERT INTO finding(file_id, path, code, severity, message, line, col, fix) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let checkedTableRows = foreignKeysChecked ? 1 : Self.rowsPerStatement
+        insertFinding = try BulkInsert(
+            connection, table: "finding", columns: ["file_id", "path", "code", "severity", "message", "line", "col", "fix"],
+            rowsPerStatement: checkedTableRows)
         insertFullText = try connection.prepare("INSERT INTO note_fts(rowid, title, body) VALUES (?, ?, ?)")
         updateFile = try connection.prepare("""
             UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ?, frontmatter_json = ? WHERE id = ?
@@ -50,14 +53,14 @@ final class BatchWriter {
         forgetHash = try connection.prepare("UPDATE file SET content_hash = NULL WHERE id = ?")
         insertFile = try BulkInsert(connection, table: "file", columns: [
             "id", "path", "name", "folder", "extension", "kind", "resolve_key", "size", "mtime_ns", "content_hash", "real_path", "frontmatter_json",
-        ], rowsPerStatement: foreignKeysChecked ? 1 : Self.rowsPerStatement)
+        ], rowsPerStatement: checkedTableRows)
         let schemaCodes = FindingCode.schemaCodes.subtracting(FindingCode.vaultCodes).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         deleteSchemaFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ? AND code IN (\(schemaCodes))")
         deleteNoteType = try connection.prepare("DELETE FROM note_type WHERE file_id = ?")
         deleteReferenceValues = try connection.prepare("DELETE FROM reference_value WHERE id BETWEEN ? AND ?")
-        insertNoteType = try connection.prepare("""
-            INSERT INTO note_type(file_id, declared_type, schema_type, id_value, id_line, id_col) VALUES (?, ?, ?, ?, ?, ?)
-            """)
+        insertNoteType = try BulkInsert(
+            connection, table: "note_type", columns: ["file_id", "declared_type", "schema_type", "id_value", "id_line", "id_col"],
+            rowsPerStatement: checkedTableRows)
         insertReferenceValue = try connection.prepare("""
             INSERT INTO reference_value(id, file_id, key, value, target_type, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
@@ -173,7 +176,7 @@ final class BatchWriter {
 
     /// Inserts the rows still collected: call it before the transaction commits.
     func flush() throws(StoreError) {
-        for insert in [insertFile, insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField] {
+        for insert in [insertFile, insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField, insertFinding, insertNoteType] {
             try insert.flush()
         }
     }
@@ -213,6 +216,7 @@ final class BatchWriter {
             try insertRow(of: job, hash: nil, frontmatterJSON: nil, wasRead: false)
             return try insertFindings([finding], fileID: fileID)
         }
+        try flush()  // nothing collected may outlive a delete in its table
         try deleteFindings.bind(.integer(fileID)).run()
         try insertFindings([finding], fileID: fileID)
         try forgetHash.bind(.integer(fileID)).run()
@@ -220,6 +224,7 @@ final class BatchWriter {
 
     /// Replaces what schema checks stored about a file whose content did not change (the schemas did).
     func replaceSchemaCheck(_ check: NoteCheck, fileID id: Int64) throws(StoreError) {
+        try flush()
         for statement in [deleteSchemaFindings, deleteNoteType] { try statement.bind(.integer(id)).run() }
         try deleteReferenceValues.bind(FileRows.bounds(of: id)).run()
         try insertFindings(check.findings, fileID: id)
@@ -228,10 +233,13 @@ final class BatchWriter {
 
     private func writeSchemaCheck(_ check: NoteCheck, fileID id: Int64) throws(StoreError) {
         guard check.declaredType != nil || check.schemaType != nil else { return }
-        try insertNoteType.bind(
-            .integer(id), check.declaredType.sqlite, check.schemaType.sqlite, check.id.map { .text($0.value) } ?? .null,
-            check.id.map { .integer(Int64($0.line)) } ?? .null, check.id.map { .integer(Int64($0.column)) } ?? .null
-        ).run()
+        insertNoteType.add(id)
+        insertNoteType.add(check.declaredType)
+        insertNoteType.add(check.schemaType)
+        insertNoteType.add(check.id?.value)
+        insertNoteType.add(check.id?.line)
+        insertNoteType.add(check.id?.column)
+        try insertNoteType.endRow()
         for (ordinal, reference) in check.references.enumerated() {
             try insertReferenceValue.bind(
                 .integer(FileRows.id(file: id, position: ordinal)), .integer(id), .text(reference.key), .text(reference.value), reference.targetType.sqlite,
@@ -242,10 +250,15 @@ final class BatchWriter {
 
     private func insertFindings(_ findings: [Finding], fileID: Int64) throws(StoreError) {
         for finding in findings {
-            try insertFinding.bind(
-                .integer(fileID), finding.path.sqlite, .text(finding.code.rawValue), .text(finding.severity.rawValue),
-                .text(finding.message), finding.line.sqlite, finding.column.sqlite, finding.fix.sqlite
-            ).run()
+            insertFinding.add(fileID)
+            insertFinding.add(finding.path)
+            insertFinding.add(finding.code.rawValue)
+            insertFinding.add(finding.severity.rawValue)
+            insertFinding.add(finding.message)
+            insertFinding.add(finding.line)
+            insertFinding.add(finding.column)
+            insertFinding.add(finding.fix)
+            try insertFinding.endRow()
         }
     }
 

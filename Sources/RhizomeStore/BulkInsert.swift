@@ -57,6 +57,7 @@ final class BulkInsert {
     func add(_ value: Int) { cells.append(.integer(Int64(value))) }
     func add(_ value: Bool) { cells.append(.integer(value ? 1 : 0)) }
     func add(_ value: Int64?) { cells.append(value.map { .integer($0) } ?? .null) }
+    func add(_ value: Int?) { cells.append(value.map { .integer(Int64($0)) } ?? .null) }
     func add(_ value: String?) {
         if let value { add(value) } else { cells.append(.null) }
     }
