@@ -75,8 +75,7 @@ final class BatchWriter {
         if !job.isNew { try clear(id) }
         for ordinal in note.links.indices {
             let statement = insertLink
-            statement.add(FileRows.id(file: id, position: ordinal))
-            statement.add(id)
+            statement.startRow(ofFile: id, position: ordinal)
             statement.add(targets[ordinal].target)
             statement.add(note.links[ordinal].kind.rawValue)
             statement.add(note.links[ordinal].propertyKey)
@@ -91,8 +90,7 @@ final class BatchWriter {
         }
         for ordinal in note.tags.indices {
             let statement = insertTag
-            statement.add(FileRows.id(file: id, position: ordinal))
-            statement.add(id)
+            statement.startRow(ofFile: id, position: ordinal)
             statement.add(note.tags[ordinal].name)
             statement.add(forms.tagKeys[ordinal])
             statement.add(note.tags[ordinal].isFromFrontmatter)
@@ -102,8 +100,7 @@ final class BatchWriter {
         }
         for ordinal in note.headings.indices {
             let statement = insertHeading
-            statement.add(FileRows.id(file: id, position: ordinal))
-            statement.add(id)
+            statement.startRow(ofFile: id, position: ordinal)
             statement.add(note.headings[ordinal].level)
             statement.add(note.headings[ordinal].text)
             statement.add(note.headings[ordinal].line)
@@ -111,16 +108,14 @@ final class BatchWriter {
         }
         for ordinal in note.blocks.indices {
             let statement = insertBlock
-            statement.add(FileRows.id(file: id, position: ordinal))
-            statement.add(id)
+            statement.startRow(ofFile: id, position: ordinal)
             statement.add(note.blocks[ordinal].id)
             statement.add(note.blocks[ordinal].line)
             try statement.endRow()
         }
         for ordinal in note.tasks.indices {
             let statement = insertTask
-            statement.add(FileRows.id(file: id, position: ordinal))
-            statement.add(id)
+            statement.startRow(ofFile: id, position: ordinal)
             statement.add(note.tasks[ordinal].status)
             statement.add(note.tasks[ordinal].text)
             statement.add(note.tasks[ordinal].line)
@@ -128,8 +123,7 @@ final class BatchWriter {
         }
         for ordinal in note.inlineFields.indices {
             let statement = insertInlineField
-            statement.add(FileRows.id(file: id, position: ordinal))
-            statement.add(id)
+            statement.startRow(ofFile: id, position: ordinal)
             statement.add(note.inlineFields[ordinal].key)
             statement.add(forms.inlineFieldKeys[ordinal])
             statement.add(note.inlineFields[ordinal].value)
@@ -139,16 +133,14 @@ final class BatchWriter {
             try statement.endRow()
         }
         for (ordinal, alias) in note.aliases.enumerated() {
-            insertAlias.add(FileRows.id(file: id, position: ordinal))
-            insertAlias.add(id)
+            insertAlias.startRow(ofFile: id, position: ordinal)
             insertAlias.add(alias)
             try insertAlias.endRow()
         }
         if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
             for ordinal in frontmatter.entries.indices {
                 let statement = insertProperty
-                statement.add(FileRows.id(file: id, position: ordinal))
-                statement.add(id)
+                statement.startRow(ofFile: id, position: ordinal)
                 statement.add(frontmatter.entries[ordinal].key)
                 statement.add(frontmatter.entries[ordinal].value.value.typeName)
                 statement.add(forms.propertyValues[ordinal])
@@ -289,5 +281,13 @@ struct StoredForms: Sendable {
         }
         tagKeys = note.tags.map { TagSyntax.key($0.name) }
         inlineFieldKeys = note.inlineFields.map { DataviewKey.canonicalKey($0.key) }
+    }
+}
+
+private extension BulkInsert {
+    /// A row of a per-file table (`FileRows`) begins with its id and its file's.
+    func startRow(ofFile file: Int64, position: Int) {
+        add(FileRows.id(file: file, position: position))
+        add(file)
     }
 }
