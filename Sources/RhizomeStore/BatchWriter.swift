@@ -11,14 +11,16 @@ final class BatchWriter {
     /// The per-note rows, many per statement (`BulkInsert`): in the tables only after `flush()`.
     private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: BulkInsert
     private let insertFullText: SQLiteStatement
-    /// Findings and note types go in many per statement only while foreign keys are not checked.
     private let insertFinding, insertNoteType: BulkInsert
     private let updateFile, touchFile, forgetHash: SQLiteStatement
     /// The rows of files a first index writes with their content (`ParseJob.insertsFileRow`).
     private let insertFile: BulkInsert
     private let insertReferenceValue, deleteSchemaFindings, deleteNoteType, deleteReferenceValues: SQLiteStatement
 
-    /// How many rows of a per-note table one statement inserts (see `BulkInsert`).
+    /// Every inserter above, for `flush()`.
+    private let bulkInserts: [BulkInsert]
+
+    /// How many rows one statement inserts (see `BulkInsert`).
     static let rowsPerStatement = 32
 
     /// `foreignKeysChecked`: whether the connection checks foreign keys (a first index switches them off).
@@ -28,11 +30,13 @@ final class BatchWriter {
         fileRows = try FileDeletion(connection)
         deleteFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ?")
         deleteFullText = try connection.prepare("DELETE FROM note_fts WHERE rowid = ?")
-        // Links have a foreign key to their target, checked on insert unless a first index switched the
-        // checks off: with the checks on, one link per statement (see `BulkInsert` on savepoints).
+        // Tables with a foreign key (links to their target; files, findings and note types as parents or
+        // children) get one row per statement while the checks are on, which makes a multi-row statement
+        // a savepoint (see `BulkInsert`). A first index switches them off.
+        let checkedTableRows = foreignKeysChecked ? 1 : Self.rowsPerStatement
         insertLink = try BulkInsert(connection, table: "link", columns: [
             "id", "source_id", "target_id", "kind", "property_key", "link_path", "subpath", "display", "link_key", "line", "col", "markdown_syntax",
-        ], rowsPerStatement: foreignKeysChecked ? 1 : Self.rowsPerStatement)
+        ], rowsPerStatement: checkedTableRows)
         insertTag = try BulkInsert(connection, table: "tag", columns: ["id", "file_id", "name", "name_key", "from_frontmatter", "line", "col"])
         insertHeading = try BulkInsert(connection, table: "heading", columns: ["id", "file_id", "level", "text", "line"])
         insertBlock = try BulkInsert(connection, table: "block", columns: ["id", "file_id", "block_id", "line"])
@@ -41,7 +45,6 @@ final class BatchWriter {
         insertProperty = try BulkInsert(connection, table: "property", columns: ["id", "file_id", "key", "type", "value_json", "line", "col"])
         insertInlineField = try BulkInsert(
             connection, table: "inline_field", columns: ["id", "file_id", "key", "field_key", "value", "syntax", "line", "col"])
-        let checkedTableRows = foreignKeysChecked ? 1 : Self.rowsPerStatement
         insertFinding = try BulkInsert(
             connection, table: "finding", columns: ["file_id", "path", "code", "severity", "message", "line", "col", "fix"],
             rowsPerStatement: checkedTableRows)
@@ -61,6 +64,10 @@ final class BatchWriter {
         insertNoteType = try BulkInsert(
             connection, table: "note_type", columns: ["file_id", "declared_type", "schema_type", "id_value", "id_line", "id_col"],
             rowsPerStatement: checkedTableRows)
+        bulkInserts = [
+            insertFile, insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField,
+            insertFinding, insertNoteType,
+        ]
         insertReferenceValue = try connection.prepare("""
             INSERT INTO reference_value(id, file_id, key, value, target_type, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
@@ -168,9 +175,7 @@ final class BatchWriter {
 
     /// Inserts the rows still collected: call it before the transaction commits.
     func flush() throws(StoreError) {
-        for insert in [insertFile, insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField, insertFinding, insertNoteType] {
-            try insert.flush()
-        }
+        for insert in bulkInserts { try insert.flush() }
     }
 
     /// Records a new size/mtime for a file whose content did not change (or is not read).

@@ -321,11 +321,14 @@ public final class Indexer {
                         case .parsed(let note, let targets, let hash, let forms):
                             try writer.write(note, targets: targets, forms: forms, job: job, hash: hash)
                             parsedIDs.insert(job.id)
+                            if !job.isNew { report.modified += 1 }
                             report.findings += note.findings.filter { $0.code == .fileTooLarge || $0.code == .binaryFile }
                         case .sameContent(let hash):
                             try writer.touch(job: job, hash: hash)
+                            if !job.isNew { unchanged += 1 }
                         case .attachment:
                             try writer.touch(job: job, hash: nil)
+                            if !job.isNew { unchanged += 1 }
                         case .unreadable(let finding):
                             try writer.recordUnreadable(finding, job: job)
                             report.findings.append(finding)
@@ -334,9 +337,6 @@ public final class Indexer {
                     try writer.flush()  // the batch's last collected rows, before the commit
                 }
                 phases.mark("write")
-                for (job, outcome) in zip(batch, outcomes) where !job.isNew {
-                    if case .parsed = outcome { report.modified += 1 } else if case .unreadable = outcome {} else { unchanged += 1 }
-                }
                 done += batch.count
                 progress?(IndexProgress(filesDone: done, filesTotal: jobs.count, elapsed: clock.now - started))
                 // Freeing a batch's parsed notes (every string and array in them) is not the writer's work.
@@ -570,6 +570,7 @@ public final class Indexer {
                 for (note, check) in zip(batch, checks) {
                     if let check { try writer.replaceSchemaCheck(check, fileID: note.id) }
                 }
+                try writer.flush()
             }
         }
     }
