@@ -1,3 +1,4 @@
+import CSQLite
 import RhizomeCore
 
 #if canImport(Glibc)
@@ -18,19 +19,35 @@ public final class IndexStore {
         self.databasePath = path
         Self.createParentFolder(of: path)
         connection = try SQLiteConnection(path: path)
-        // page_size only takes effect for a brand-new file (before WAL is switched on); existing indexes
-        // keep theirs. 16 KiB pages: fewer b-tree pages and WAL frames to write on a bulk load.
-        try connection.execute("""
-            PRAGMA page_size = 16384;
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = NORMAL;
-            PRAGMA foreign_keys = ON;
-            PRAGMA temp_store = MEMORY;
-            PRAGMA cache_size = -32000;
-            """)
+        try Self.configure(connection)
         try migrate()
         try createSecondaryIndexes()
         try restoreFullTextMerging()
+    }
+
+    /// The connection's settings. page_size only takes effect for a brand-new file (before WAL is switched
+    /// on); existing indexes keep theirs. 16 KiB pages: fewer b-tree pages and WAL frames to write on a bulk
+    /// load. Switching a new file to WAL needs the file to itself: another connection opening it at that
+    /// moment (two commands started together on a new vault) makes SQLite answer "database is locked" at
+    /// once, without waiting out the busy timeout. So a busy answer is tried again, for as long as that
+    /// timeout would have waited.
+    private static func configure(_ connection: SQLiteConnection) throws(StoreError) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(SQLiteConnection.busyTimeoutMilliseconds))
+        while true {
+            do {
+                return try connection.execute("""
+                    PRAGMA page_size = 16384;
+                    PRAGMA journal_mode = WAL;
+                    PRAGMA synchronous = NORMAL;
+                    PRAGMA foreign_keys = ON;
+                    PRAGMA temp_store = MEMORY;
+                    PRAGMA cache_size = -32000;
+                    """)
+            } catch {
+                guard case .sqlite(let code, _, _) = error, code & 0xFF == SQLITE_BUSY, ContinuousClock.now < deadline else { throw error }
+                usleep(5_000)
+            }
+        }
     }
 
     /// Opens an existing index read-only (for `rhizome sql` and `--no-refresh` queries).

@@ -9,6 +9,9 @@ final class SQLiteConnection {
 
     enum Mode { case readWrite, readOnly }
 
+    /// How long a statement waits for another connection's lock before it fails with SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
+
     init(path: String, mode: Mode = .readWrite) throws(StoreError) {
         _ = Self.libraryConfigured
         var pointer: OpaquePointer?
@@ -23,7 +26,7 @@ final class SQLiteConnection {
         }
         self.handle = pointer
         self.path = path
-        sqlite3_busy_timeout(pointer, 10_000)
+        sqlite3_busy_timeout(pointer, Self.busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(pointer, 1)
     }
 
