@@ -77,10 +77,13 @@ public final class Indexer {
             }
         }
         delta.removed = scoped.missing.compactMap { previous[$0] }
-        // Removing the last files of the index: let the walk decide (it refuses to empty the index when the
-        // vault lists nothing: an unmounted drive, a sync client mid-way), whichever batch gets here.
-        if !delta.removed.isEmpty, try store.fileCount() <= delta.removed.count {
-            return try runOverWholeVault(progress: nil)
+        // Removing the last files of the index, or more than the removal guard allows: let the walk decide (it
+        // refuses when the vault lists nothing or much less than the index holds), whichever batch gets here.
+        if !delta.removed.isEmpty {
+            let indexed = try store.fileCount()
+            if indexed <= delta.removed.count || options.refusesRemoving(delta.removed.count, of: indexed) {
+                return try runOverWholeVault(progress: nil)
+            }
         }
         // Vault-level findings about other paths stay; those about the paths looked at are replaced.
         let stored = try storedScanFindings()
@@ -136,6 +139,11 @@ public final class Indexer {
                 }
             }
             delta.removed = previous.values.filter { !seen.contains($0.path) && !scan.isUncertain($0.path) }
+            // The same guard for a folder that lists much less than the index holds (a copy into place half-way),
+            // when the caller asks for it (`IndexOptions.removalGuardFraction`).
+            if options.refusesRemoving(delta.removed.count, of: previous.count) {
+                throw VaultError.massRemoval(path: vaultRoot, removing: delta.removed.count, indexedFiles: previous.count)
+            }
         }
         delta.isColdIndex = previous.isEmpty && delta.added.count >= options.bulkLoadMinimumFiles
         if delta.schemaFingerprintChanged && !delta.forceReparse {
@@ -832,6 +840,12 @@ public struct IndexOptions: Sendable {
     public var parallelism = ProcessInfo.processInfo.activeProcessorCount
     /// If the vault lists no files while the index holds at least this many, the run refuses to empty it.
     public var emptyVaultGuardMinimumFiles = 10
+    /// A walk that would remove more than this fraction of an index of at least `emptyVaultGuardMinimumFiles`
+    /// files changes nothing and throws `VaultError.massRemoval`. Nil (the default, as for `rhizome index`):
+    /// only a vault that lists nothing is refused. A watcher sets it, so that a vault folder caught half-way
+    /// through being copied or synced into place is not taken for the vault; it walks again once the folder
+    /// is quiet, without the guard.
+    public var removalGuardFraction: Double?
     /// A first index of at least this many files uses bulk-load mode (secondary indexes built at the end).
     public var bulkLoadMinimumFiles = 1_000
     /// Runs that parse at most this many files resolve links against just the candidate files.
@@ -844,6 +858,12 @@ public struct IndexOptions: Sendable {
     public var tracePhases = ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1"
 
     public init() {}
+
+    /// Whether removing `removed` of the `indexed` files is more than `removalGuardFraction` allows.
+    func refusesRemoving(_ removed: Int, of indexed: Int) -> Bool {
+        guard let fraction = removalGuardFraction, indexed >= emptyVaultGuardMinimumFiles else { return false }
+        return Double(removed) > fraction * Double(indexed)
+    }
 }
 
 /// Where an indexing run takes its schemas from.

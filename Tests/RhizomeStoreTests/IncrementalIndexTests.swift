@@ -267,6 +267,32 @@ import RhizomeTestSupport
         #expect(try vault.index(options: options).notes == 0)
     }
 
+    @Test func aWalkThatWouldRemoveMoreThanTheGuardFractionChangesNothingAScopedUpdateIncluded() throws {
+        let vault = try TemporaryVault()
+        for index in 0..<12 { try vault.write("N\(index).md", "[[N\((index + 1) % 12)]]\n") }
+        try vault.index()
+        let before = try vault.store().canonicalDump()
+        // A folder being copied into place, a third of the way.
+        for index in 4..<12 { try vault.remove("N\(index).md") }
+        var guarded = IndexOptions()
+        guarded.removalGuardFraction = 0.25
+        let indexer = Indexer(store: try vault.store(), vaultRoot: vault.path, options: guarded)
+        #expect(throws: VaultError.massRemoval(path: vault.path, removing: 8, indexedFiles: 12)) { try indexer.run() }
+        // The watcher's scoped update hands a large removal to the walk, which refuses it alike.
+        #expect(throws: VaultError.massRemoval(path: vault.path, removing: 8, indexedFiles: 12)) {
+            try indexer.update(changedPaths: (4..<12).map { Array("N\($0).md".utf8) })
+        }
+        #expect(try vault.store().canonicalDump() == before)
+        // Up to the fraction, removals go through; without the guard (`rhizome index`), all of them.
+        try vault.write("N4.md", "[[N5]]\n")
+        for index in 5..<12 { try vault.write("N\(index).md", "[[N0]]\n") }
+        try vault.remove("N11.md")
+        try vault.remove("N10.md")
+        #expect(try indexer.update(changedPaths: [Array("N10.md".utf8), Array("N11.md".utf8)]).removed == 2)
+        for index in 4..<10 { try vault.remove("N\(index).md") }
+        #expect(try vault.index().removed == 6)
+    }
+
     @Test func propertyLinksPointAtTheLinkTextThroughEscapesQuotesAndFolding() throws {
         let vault = try TemporaryVault()
         let text = "---\na: \"x \\u00e9\\t [[Target]]\"\nc: 'it''s [[Target]]'\nb: >\n  folded text\n  with [[Target]] and ![[Target]]\n---\n"

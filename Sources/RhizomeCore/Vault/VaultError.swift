@@ -5,6 +5,8 @@ public enum VaultError: Error, Sendable, Equatable {
     case unreadableRoot(path: String, reason: String)
     case notADirectory(path: String)
     case emptiedVault(path: String, indexedFiles: Int, databasePath: String)
+    /// A walk would remove more of the index than the caller allows (`IndexOptions.removalGuardFraction`).
+    case massRemoval(path: String, removing: Int, indexedFiles: Int)
 }
 
 extension VaultError: CustomStringConvertible {
@@ -16,6 +18,7 @@ extension VaultError: CustomStringConvertible {
         case .unreadableRoot: return "vault-unreadable"
         case .notADirectory: return "vault-not-a-directory"
         case .emptiedVault: return "vault-emptied"
+        case .massRemoval: return "vault-mass-removal"
         }
     }
 
@@ -38,6 +41,8 @@ extension VaultError: CustomStringConvertible {
             return "the vault path \(path) is not a folder. Point --vault at the folder that contains your notes."
         case .emptiedVault(let path, let indexedFiles, let databasePath):
             return "the vault folder \(path) lists no files, but the index holds \(indexedFiles). Nothing was changed: if the vault is on a drive or in a sync folder, check that it is mounted and synced. If you really emptied the vault, delete the index (\(databasePath))."
+        case .massRemoval(let path, let removing, let indexedFiles):
+            return "a walk of the vault folder \(path) would remove \(removing) of the \(indexedFiles) indexed files. Nothing was changed: the folder may be half-way through being copied or synced into place."
         }
     }
 }
