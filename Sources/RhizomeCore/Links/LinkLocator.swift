@@ -1,0 +1,250 @@
+/// Where each link of a note or canvas stands in the file's bytes: the span of its path text as written,
+/// so that a rewrite replaces that text and nothing else (subpath, display text, `!`, title, angle
+/// brackets and everything around the link keep their bytes).
+///
+/// The parsers give each link's line and column; the locator goes there and reads the link's syntax
+/// again, in the container it stands in (markdown, a YAML value, a canvas JSON string). A link whose
+/// text there does not read back as the parser's path is not located: a caller must not rewrite it.
+public struct LocatedLink: Sendable, Hashable {
+    /// How the path text is written where it stands, which decides how new text must be encoded.
+    public enum Syntax: Sendable, Hashable {
+        /// `[[path#sub|display]]` (also embeds): the path is written as is.
+        case wikilink
+        /// `[text](path#sub "title")`: percent-encoded where needed.
+        case markdown
+        /// `[text](<path#sub>)`: as is, without `<`, `>` or line breaks.
+        case markdownAngle
+        /// A canvas `file` node's string: the file's vault path.
+        case canvasFile
+    }
+
+    /// The text the link stands in, which may need its own escaping around the new text.
+    public enum Container: Sendable, Hashable {
+        case markdown
+        /// A frontmatter value: in double quotes, single quotes or plain.
+        case yamlDoubleQuoted, yamlSingleQuoted, yamlPlain
+        /// A JSON string of a canvas (a text node's markdown, a file node's path).
+        case jsonString
+    }
+
+    public var occurrence: LinkOccurrence
+    /// Byte range, in the whole file, of the path text as written (without surrounding spaces).
+    public var pathRange: Range<Int>
+    public var syntax: Syntax
+    public var container: Container
+    /// The markdown destination's path text was percent-encoded beyond spaces (`Caf%C3%A9.md`): new text
+    /// is encoded the same way.
+    public var encodesNonASCII: Bool
+}
+
+public enum LinkLocator {
+    /// Locates `links` (as `NoteParser` or `CanvasParser` read them from `bytes`). The result has one
+    /// entry per link, in order; nil where a link's text could not be found again exactly.
+    public static func locate(_ links: [LinkOccurrence], in bytes: [UInt8], isCanvas: Bool) -> [LocatedLink?] {
+        let offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let text = Array(bytes[offset...])
+        let lines = LineIndex(text)
+        let frontmatterEnd: Int
+        if !isCanvas, case .found(let location) = text.withUnsafeBufferPointer({ FrontmatterBlock.detect($0) }) {
+            frontmatterEnd = location.yamlEnd
+        } else {
+            frontmatterEnd = 0
+        }
+        return links.map { link in
+            guard let start = lines.offset(line: link.line, column: link.column) else { return nil }
+            let reader = Reader(bytes: text)
+            let container: LocatedLink.Container
+            if isCanvas {
+                container = .jsonString
+            } else if link.kind == .property {
+                container = reader.yamlContainer(at: start)
+            } else {
+                container = start < frontmatterEnd ? .yamlPlain : .markdown
+            }
+            let found: LocatedLink?
+            if link.kind == .canvasFile {
+                found = reader.canvasFile(link, at: start)
+            } else if link.kind == .property && link.isMarkdownSyntax {
+                // A markdown link in a property is placed from the value's decoded text: look along the line.
+                found = reader.markdownLinkOnLine(link, from: start, container: container)
+            } else {
+                found = link.isMarkdownSyntax
+                    ? reader.markdownLink(link, at: start, container: container)
+                    : reader.wikilink(link, at: start, container: container)
+            }
+            guard var located = found else { return nil }
+            located.pathRange = (located.pathRange.lowerBound + offset)..<(located.pathRange.upperBound + offset)
+            return located
+        }
+    }
+}
+
+private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]"), bang = UInt8(ascii: "!"), hash = UInt8(ascii: "#")
+private let pipe = UInt8(ascii: "|"), backslash = UInt8(ascii: "\\"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+private let openParen = UInt8(ascii: "("), closeParen = UInt8(ascii: ")"), lessThan = UInt8(ascii: "<"), greaterThan = UInt8(ascii: ">")
+private let newline = UInt8(ascii: "\n"), quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'")
+
+/// Reads one link's syntax again at a known position.
+private struct Reader {
+    let bytes: [UInt8]
+
+    func lineEnd(from index: Int) -> Int {
+        var end = index
+        while end < bytes.count, bytes[end] != newline { end += 1 }
+        return end
+    }
+
+    func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    func trimmed(_ start: Int, _ end: Int) -> Range<Int> {
+        var low = start, high = end
+        while low < high, bytes[low] == space || bytes[low] == tab { low += 1 }
+        while high > low, bytes[high - 1] == space || bytes[high - 1] == tab { high -= 1 }
+        return low..<high
+    }
+
+    /// The quoting of the YAML scalar a property link at `start` stands in: the nearest quote before it on
+    /// its line that opens a value (after `:`, `-`, `[`, `,` or at the line's start).
+    func yamlContainer(at start: Int) -> LocatedLink.Container {
+        var index = start - 1
+        while index >= 0, bytes[index] != newline {
+            let byte = bytes[index]
+            if byte == quote || byte == apostrophe {
+                var before = index - 1
+                while before >= 0, bytes[before] == space || bytes[before] == tab { before -= 1 }
+                if before < 0 || [newline, UInt8(ascii: ":"), UInt8(ascii: "-"), openBracket, UInt8(ascii: ","), UInt8(ascii: "{")].contains(bytes[before]) {
+                    return byte == quote ? .yamlDoubleQuoted : .yamlSingleQuoted
+                }
+            }
+            index -= 1
+        }
+        return .yamlPlain
+    }
+
+    /// `[[path#sub|display]]` (or `![[…]]`) starting at `start`.
+    func wikilink(_ link: LinkOccurrence, at start: Int, container: LocatedLink.Container) -> LocatedLink? {
+        var open = start
+        if open < bytes.count, bytes[open] == bang { open += 1 }
+        guard open + 1 < bytes.count, bytes[open] == openBracket, bytes[open + 1] == openBracket else { return nil }
+        let innerStart = open + 2
+        let end = lineEnd(from: innerStart)
+        var close: Int? = nil
+        var index = innerStart
+        while index + 1 < end {
+            if bytes[index] == closeBracket, bytes[index + 1] == closeBracket { close = index; break }
+            index += 1
+        }
+        guard let close else { return nil }
+        var pathEnd = close
+        // A leading `|` belongs to the path (as in the scanner).
+        var position = innerStart + 1
+        while position < close {
+            if bytes[position] == pipe {
+                pathEnd = bytes[position - 1] == backslash ? position - 1 : position
+                break
+            }
+            position += 1
+        }
+        if let hashAt = bytes[innerStart..<pathEnd].firstIndex(of: hash) { pathEnd = hashAt }
+        let range = trimmed(innerStart, pathEnd)
+        guard matches(range, link.path, container: container, percentDecoded: false) else { return nil }
+        return LocatedLink(occurrence: link, pathRange: range, syntax: .wikilink, container: container, encodesNonASCII: false)
+    }
+
+    /// `[text](destination "title")` (or `![…](…)`) starting at `start`.
+    func markdownLink(_ link: LinkOccurrence, at start: Int, container: LocatedLink.Container) -> LocatedLink? {
+        var open = start
+        if open < bytes.count, bytes[open] == bang { open += 1 }
+        guard open < bytes.count, bytes[open] == openBracket else { return nil }
+        let end = lineEnd(from: open)
+        var depth = 0
+        var index = open
+        var textClose: Int? = nil
+        while index < end {
+            let byte = bytes[index]
+            if byte == backslash { index += 2; continue }
+            if byte == openBracket { depth += 1 }
+            if byte == closeBracket {
+                depth -= 1
+                if depth == 0 { textClose = index; break }
+            }
+            index += 1
+        }
+        guard let textClose, textClose + 1 < end, bytes[textClose + 1] == openParen else { return nil }
+        var destinationStart = textClose + 2
+        while destinationStart < end, bytes[destinationStart] == space || bytes[destinationStart] == tab { destinationStart += 1 }
+        var destinationEnd = destinationStart
+        var syntax = LocatedLink.Syntax.markdown
+        if destinationStart < end, bytes[destinationStart] == lessThan {
+            syntax = .markdownAngle
+            destinationStart += 1
+            guard let close = bytes[destinationStart..<end].firstIndex(of: greaterThan) else { return nil }
+            destinationEnd = close
+        } else {
+            var parenDepth = 0
+            while destinationEnd < end {
+                let byte = bytes[destinationEnd]
+                if byte == space || byte == tab { break }
+                if byte == backslash { destinationEnd += 2; continue }
+                if byte == openParen { parenDepth += 1 }
+                if byte == closeParen {
+                    if parenDepth == 0 { break }
+                    parenDepth -= 1
+                }
+                destinationEnd += 1
+            }
+            destinationEnd = min(destinationEnd, end)
+        }
+        // The path is the destination before its first `#` (an encoded `%23` would split after decoding:
+        // such a link is not located, so it is never rewritten).
+        var pathEnd = destinationEnd
+        if let hashAt = bytes[destinationStart..<destinationEnd].firstIndex(of: hash) { pathEnd = hashAt }
+        let range = trimmed(destinationStart, pathEnd)
+        let raw = text(range)
+        guard !raw.lowercased().contains("%23"), matches(range, link.path, container: container, percentDecoded: true) else { return nil }
+        let encodesNonASCII = raw.contains("%") && raw.utf8.allSatisfy { $0 < 0x80 } && raw.removingPercentEncodingIfValid.utf8.contains { $0 >= 0x80 }
+        return LocatedLink(occurrence: link, pathRange: range, syntax: syntax, container: container, encodesNonASCII: encodesNonASCII)
+    }
+
+    /// The first markdown link from `start` to the end of its line whose path reads as `link.path`.
+    func markdownLinkOnLine(_ link: LinkOccurrence, from start: Int, container: LocatedLink.Container) -> LocatedLink? {
+        var lineStart = start
+        while lineStart > 0, bytes[lineStart - 1] != newline { lineStart -= 1 }
+        if let exact = markdownLink(link, at: start, container: container) { return exact }
+        let end = lineEnd(from: start)
+        var index = lineStart
+        while index < end {
+            if bytes[index] == openBracket, let found = markdownLink(link, at: index, container: container) { return found }
+            index += 1
+        }
+        return nil
+    }
+
+    /// A canvas `file` node's value: the JSON string whose content starts at `start`.
+    func canvasFile(_ link: LinkOccurrence, at start: Int) -> LocatedLink? {
+        var end = start
+        while end < bytes.count, bytes[end] != quote {
+            if bytes[end] == backslash { return nil }  // an escaped path: not rewritten
+            if bytes[end] == newline { return nil }
+            end += 1
+        }
+        guard end < bytes.count, UnicodeNormalization.nfc(text(start..<end)) == link.path else { return nil }
+        return LocatedLink(occurrence: link, pathRange: start..<end, syntax: .canvasFile, container: .jsonString, encodesNonASCII: false)
+    }
+
+    /// Whether the raw text reads as the parser's `path`. Raw text with escapes of its container (a
+    /// backslash in JSON or double-quoted YAML, `''` in single-quoted YAML) is not compared: not located.
+    func matches(_ range: Range<Int>, _ path: String, container: LocatedLink.Container, percentDecoded: Bool) -> Bool {
+        var raw = text(range)
+        switch container {
+        case .jsonString, .yamlDoubleQuoted:
+            if raw.utf8.contains(backslash) { return false }
+        case .yamlSingleQuoted:
+            if raw.utf8.contains(apostrophe) { return false }
+        case .markdown, .yamlPlain:
+            break
+        }
+        if percentDecoded { raw = raw.removingPercentEncodingIfValid.trimmingSpaces }
+        return UnicodeNormalization.nfc(raw) == path
+    }
+}

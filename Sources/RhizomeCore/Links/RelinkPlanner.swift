@@ -1,0 +1,211 @@
+/// Works out the link text that keeps the graph as it is when files move: after the move, every link
+/// reaches the file it reached before (at its new path), and every other byte of every file stays.
+///
+/// For each link of the notes and canvases it is given, it resolves the link before the move (from the
+/// source's old path, among the old paths) and after it (from the source's new path, among the new
+/// paths, with the text unchanged). Where the two differ, only the link's path text is rewritten, in the
+/// form `LinkPathWriter` picks. That covers links to moved files, relative links inside moved notes, and
+/// links to files that did not move but that a moved file's new name would take over. A link that was
+/// unresolved keeps its text; when a moved file's new name makes it resolve, that is reported.
+///
+/// Each rewritten file is read back: its links, tags, headings, blocks and tasks must equal the old
+/// ones but for the rewritten paths, and each link must reach its expected file, or the file is a
+/// `Problem` and must not be written.
+///
+/// Which files to give it: every file with a link whose resolve key is a moved file's old or new key,
+/// and every moved note or canvas (the resolver's rule: only files sharing a link's key can be its target).
+public struct RelinkPlanner: Sendable {
+    /// A note or canvas whose links may need new text.
+    public struct Source: Sendable {
+        public var path: String
+        public var bytes: [UInt8]
+
+        public init(path: String, bytes: [UInt8]) {
+            self.path = path
+            self.bytes = bytes
+        }
+    }
+
+    /// One rewritten link.
+    public struct LinkEdit: Sendable, Hashable, Codable {
+        /// Where the link starts in the file before the change.
+        public var line: Int
+        public var column: Int
+        public var kind: LinkOccurrence.Kind
+        /// The path text as written before and after (the rest of the link is kept).
+        public var oldText: String
+        public var newText: String
+        /// The file the link reaches, at its path after the move.
+        public var target: String
+    }
+
+    /// A file whose text changes.
+    public struct FileEdit: Sendable {
+        /// Its path before and after the move (equal when it does not move).
+        public var oldPath: String
+        public var newPath: String
+        public var oldBytes: [UInt8]
+        public var newBytes: [UInt8]
+        public var edits: [LinkEdit]
+    }
+
+    /// An unresolved link that a moved file's new name will resolve.
+    public struct NewlyResolved: Sendable, Hashable, Codable {
+        public var path: String
+        public var line: Int
+        public var column: Int
+        public var linkPath: String
+        public var target: String
+    }
+
+    /// A link whose target cannot be kept by rewriting its text; the move must not go ahead.
+    public struct Problem: Sendable, Hashable, Codable, CustomStringConvertible {
+        public var path: String
+        public var line: Int?
+        public var column: Int?
+        public var message: String
+
+        public var description: String {
+            var location = path
+            if let line { location += ":\(line)" }
+            if let column { location += ":\(column)" }
+            return "\(location): \(message)"
+        }
+    }
+
+    public struct Result: Sendable {
+        public var fileEdits: [FileEdit] = []
+        public var newlyResolved: [NewlyResolved] = []
+        public var problems: [Problem] = []
+    }
+
+    public let oldPaths: [String]
+    public let newPaths: [String]
+    private let oldResolver: LinkResolver<Int>
+    private let newResolver: LinkResolver<Int>
+    private let writer: LinkPathWriter<Int>
+    private let moves: [String: String]
+
+    /// `filePaths`: every file of the vault (notes, canvases, attachments); `moves`: old path → new path
+    /// of each file that moves.
+    public init(filePaths: [String], moves: [String: String], format: ObsidianSettings.LinkFormat) {
+        oldPaths = filePaths
+        newPaths = filePaths.map { moves[$0] ?? $0 }
+        self.moves = moves
+        oldResolver = LinkResolver(files: oldPaths.enumerated().map { (path: $0.element, id: $0.offset) })
+        newResolver = LinkResolver(files: newPaths.enumerated().map { (path: $0.element, id: $0.offset) })
+        writer = LinkPathWriter(resolver: newResolver, format: format)
+    }
+
+    /// The resolve keys a link must have to be affected: those of the moved files' old and new paths.
+    public var affectedKeys: Set<String> {
+        var keys = Set<String>()
+        for (old, new) in moves {
+            keys.insert(LinkResolver<Int>.resolveKey(ofFilePath: old))
+            keys.insert(LinkResolver<Int>.resolveKey(ofFilePath: new))
+        }
+        return keys
+    }
+
+    public func plan(_ sources: [Source]) -> Result {
+        var result = Result()
+        for source in sources { plan(source, into: &result) }
+        return result
+    }
+
+    private func plan(_ source: Source, into result: inout Result) {
+        let kind = VaultFileKind(path: source.path)
+        guard kind.isParsed else { return }
+        let newSourcePath = moves[source.path] ?? source.path
+        let parsed = Self.parse(source.bytes, path: source.path, kind: kind)
+        let before = oldResolver.resolveAll(parsed.links, from: source.path)
+        let after = newResolver.resolveAll(parsed.links, from: newSourcePath)
+        var expected: [String?] = []
+        var needsText: [Int] = []
+        for (index, link) in parsed.links.enumerated() {
+            let want = before[index].target.map { newPaths[$0] }
+            let have = after[index].target.map { newPaths[$0] }
+            if want == nil, let have {
+                result.newlyResolved.append(NewlyResolved(path: newSourcePath, line: link.line, column: link.column, linkPath: link.path, target: have))
+                expected.append(have)
+            } else {
+                expected.append(want)
+                if want != have { needsText.append(index) }
+            }
+        }
+        guard !needsText.isEmpty else { return }
+        if UTF8Validation.firstInvalidOffset(source.bytes) != nil {
+            result.problems.append(Problem(
+                path: source.path, line: nil, column: nil,
+                message: "links in this file must be rewritten, but it is not valid UTF-8; re-save it as UTF-8 first"))
+            return
+        }
+        let located = LinkLocator.locate(needsText.map { parsed.links[$0] }, in: source.bytes, isCanvas: kind == .canvas)
+        var replacements: [(range: Range<Int>, text: String)] = []
+        var edits: [LinkEdit] = []
+        var failed = false
+        for (position, index) in needsText.enumerated() {
+            let link = parsed.links[index]
+            guard let target = expected[index] else { continue }
+            guard let place = located[position] else {
+                result.problems.append(Problem(
+                    path: source.path, line: link.line, column: link.column,
+                    message: "the link to `\(link.path)` must be rewritten to keep reaching \(target), but its text could not be found exactly; edit it by hand"))
+                failed = true
+                continue
+            }
+            guard let text = writer.pathText(reaching: target, from: newSourcePath, for: place) else {
+                result.problems.append(Problem(
+                    path: source.path, line: link.line, column: link.column,
+                    message: "no link text in this note can reach \(target) after the move (its name holds characters a link cannot carry)"))
+                failed = true
+                continue
+            }
+            replacements.append((place.pathRange, text))
+            edits.append(LinkEdit(
+                line: link.line, column: link.column, kind: link.kind,
+                oldText: String(decoding: source.bytes[place.pathRange], as: UTF8.self), newText: text, target: target))
+        }
+        guard !failed else { return }
+        var newBytes = source.bytes
+        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            newBytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
+        }
+        if let problem = verify(newBytes, of: parsed, kind: kind, source: source.path, newSourcePath: newSourcePath, expected: expected) {
+            result.problems.append(problem)
+            return
+        }
+        result.fileEdits.append(FileEdit(oldPath: source.path, newPath: newSourcePath, oldBytes: source.bytes, newBytes: newBytes, edits: edits))
+    }
+
+    /// Reads the rewritten file back: the same elements, each link reaching what it must.
+    private func verify(
+        _ newBytes: [UInt8], of old: ParsedNote, kind: VaultFileKind, source: String, newSourcePath: String, expected: [String?]
+    ) -> Problem? {
+        let new = Self.parse(newBytes, path: source, kind: kind)
+        func problem(_ message: String) -> Problem {
+            Problem(path: source, line: nil, column: nil, message: "rewriting its links would \(message); nothing was planned for it. Please report this with the note's text")
+        }
+        guard new.links.count == old.links.count else { return problem("change how many links it has (\(old.links.count) → \(new.links.count))") }
+        let reached = newResolver.resolveAll(new.links, from: newSourcePath)
+        for (index, (oldLink, newLink)) in zip(old.links, new.links).enumerated() {
+            guard oldLink.kind == newLink.kind, oldLink.subpath == newLink.subpath, oldLink.display == newLink.display,
+                  oldLink.propertyKey == newLink.propertyKey, oldLink.isMarkdownSyntax == newLink.isMarkdownSyntax else {
+                return problem("change the link at line \(oldLink.line) beyond its path")
+            }
+            guard reached[index].target.map({ newPaths[$0] }) == expected[index] else {
+                return problem("leave the link at line \(oldLink.line) reaching another file")
+            }
+        }
+        guard new.tags.map(\.name) == old.tags.map(\.name), new.headings.map(\.text) == old.headings.map(\.text),
+              new.blocks.map(\.id) == old.blocks.map(\.id), new.tasks.count == old.tasks.count,
+              (new.frontmatter == nil) == (old.frontmatter == nil), new.aliases == old.aliases else {
+            return problem("change its tags, headings, blocks, tasks or properties")
+        }
+        return nil
+    }
+
+    static func parse(_ bytes: [UInt8], path: String, kind: VaultFileKind) -> ParsedNote {
+        kind == .canvas ? CanvasParser.parse(bytes, path: path) : NoteParser.parse(bytes, path: path, includeBodyText: false)
+    }
+}
