@@ -45,17 +45,19 @@ let package = Package(
         .target(
             name: "RhizomeMCP",
             dependencies: [
-                "RhizomeCore", "RhizomeStore", "RhizomeWatch",
+                "RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeOperations",
                 .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Changes to the vault that CLI and MCP share: link-safe moves, trash, undo, journaled and crash safe.
+        .target(name: "RhizomeOperations", dependencies: ["RhizomeCore", "RhizomeStore"]),
         // Claude over the vault: the Anthropic Messages API client (HTTPS, SSE streaming, retries).
         .target(name: "RhizomeClaude", dependencies: ["RhizomeCore"]),
         // Command-line interface as a library, so tests drive it in-process.
         .target(
             name: "RhizomeCLI",
             dependencies: [
-                "RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeMCP", "RhizomeClaude",
+                "RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeMCP", "RhizomeClaude", "RhizomeOperations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,7 +72,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rhizome-benchmark",
-            dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", .target(name: "CJemalloc", condition: .when(platforms: [.linux]))],
+            dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeOperations", .target(name: "CJemalloc", condition: .when(platforms: [.linux]))],
             path: "Benchmarks/RhizomeBenchmarks"
         ),
         // Temp vaults with real files and symlinks, shared by the test targets.
@@ -78,9 +80,10 @@ let package = Package(
         .testTarget(name: "RhizomeCoreTests", dependencies: ["RhizomeCore", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeStoreTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeClaudeTests", dependencies: ["RhizomeClaude", "RhizomeTestSupport"]),
+        .testTarget(name: "RhizomeOperationsTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeOperations", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeWatchTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeTestSupport"]),
         .testTarget(
-            name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "RhizomeTestSupport", "rhizome"],
+            name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "RhizomeOperations", "RhizomeTestSupport", "rhizome"],
             exclude: ["Snapshots"]  // read through #filePath, not as a bundle resource
         ),
     ],

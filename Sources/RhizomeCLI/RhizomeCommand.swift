@@ -17,6 +17,7 @@ public struct RhizomeCommand: ParsableCommand {
             UnresolvedCommand.self, OrphansCommand.self, DeadendsCommand.self, TagsCommand.self, TasksCommand.self,
             PropertiesCommand.self, SearchCommand.self, NeighborsCommand.self, PathCommand.self, GraphCommand.self,
             SQLCommand.self, QueryCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
+            MoveCommand.self, TrashCommand.self, UndoCommand.self, HistoryCommand.self,
             SchemaCommand.self, TypesCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, InitCommand.self, WatchCommand.self, MCPCommand.self, ExploreCommand.self, ReflectCommand.self, UsageCommand.self,
         ])
 
@@ -117,6 +118,8 @@ public enum CLI {
 
     private static func describe(_ error: Error) -> (code: String, message: String, status: ExitStatus) {
         switch error {
+        case let error as any RhizomeError:
+            return (error.code, error.description, error.isUserMistake ? .usage : .internalFailure)
         case let error as VaultError:
             switch error {
             case .unreadableRoot, .emptiedVault: return (error.code, error.description, .internalFailure)

@@ -1,34 +1,49 @@
 import Foundation
 import RhizomeCore
 
-/// Where each note is on disk. Index paths are NFC; a file saved on macOS may be named in NFD, so
-/// commands that rewrite notes take the exact name from a fresh walk of the vault.
-struct NoteFiles {
+/// Where each vault file is on disk. Index paths are NFC; a file saved on macOS may be named in NFD, so
+/// commands that rewrite or move files take the exact name from a fresh walk of the vault.
+public struct VaultFiles: Sendable {
     private let diskPaths: [String: String]
+    /// Vault-relative folders (NFC) that hold at least one vault file.
+    public let folders: Set<String>
     private let vaultRealPath: String
+    public let vaultPath: String
 
-    init(vaultPath: String) throws {
+    /// Walks the vault. `notesOnly`: only `.md` files (cheaper for commands that rewrite notes).
+    public init(vaultPath: String, notesOnly: Bool = false) throws {
+        self.vaultPath = vaultPath
         vaultRealPath = URL(fileURLWithPath: vaultPath).resolvingSymlinksInPath().path
         var paths: [String: String] = [:]
-        for file in try VaultScanner(root: vaultPath).scan().files where file.kind == .note {
-            // A name that is not UTF-8 cannot be handed to the writer faithfully: such notes are skipped.
-            if let disk = String(bytes: file.diskPath.bytes, encoding: .utf8) { paths[file.path] = disk }
+        var folders: Set<String> = []
+        for file in try VaultScanner(root: vaultPath).scan().files where !notesOnly || file.kind == .note {
+            // A name that is not UTF-8 cannot be handed to the writer faithfully: such files are skipped.
+            guard let disk = String(bytes: file.diskPath.bytes, encoding: .utf8) else { continue }
+            paths[file.path] = disk
+            var folder = VaultPath.folder(of: file.path)
+            while !folder.isEmpty, folders.insert(folder).inserted { folder = VaultPath.folder(of: folder) }
         }
         diskPaths = paths
+        self.folders = folders
     }
 
-    /// The absolute path on disk of the note at vault-relative `path`, or nil when the walk did not find it.
-    func diskPath(of path: String) -> String? { diskPaths[path] }
+    /// The absolute path on disk of the file at vault-relative `path`, or nil when the walk did not find it.
+    public func diskPath(of path: String) -> String? { diskPaths[path] }
+
+    /// `diskPath(of:)` relative to the vault.
+    public func relativeDiskPath(of path: String) -> String? {
+        diskPaths[path].map { String($0.dropFirst(vaultPath.count + 1)) }
+    }
 
     /// The path of a note whose vault path equals `path` ignoring Unicode form and letter case, if any.
-    func existingNote(named path: String) -> String? {
+    public func existingNote(named path: String) -> String? {
         let wanted = UnicodeNormalization.nfc(path).lowercased()
-        return diskPaths.first { $0.key.lowercased() == wanted }?.value
+        return diskPaths.first { $0.key.lowercased() == wanted && VaultFileKind(path: $0.key) == .note }?.value
     }
 
-    /// Where a note's file really is when that is outside the vault (reached through a symlink, as linked
+    /// Where a file really is when that is outside the vault (reached through a symlink, as linked
     /// Claude Code agents are); nil when it is inside.
-    func targetOutsideVault(_ diskPath: String) -> String? {
+    public func targetOutsideVault(_ diskPath: String) -> String? {
         let real = URL(fileURLWithPath: diskPath).resolvingSymlinksInPath().path
         return real == vaultRealPath || real.hasPrefix(vaultRealPath + "/") ? nil : real
     }

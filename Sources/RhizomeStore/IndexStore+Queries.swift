@@ -359,7 +359,7 @@ extension IndexStore {
         try connection.prepare("SELECT \(Self.fileColumns) FROM file f WHERE \(condition) ORDER BY f.path").bind(values).rows(Self.fileRecord)
     }
 
-    private func linkRecords(where condition: String, _ values: [SQLiteValue], order: String) throws -> [LinkRecord] {
+    func linkRecords(where condition: String, _ values: [SQLiteValue], order: String) throws -> [LinkRecord] {
         try connection.prepare("""
             SELECT s.path, t.path, l.link_path, l.subpath, l.display, l.kind, l.property_key, l.line, l.col, l.via_reference
             FROM link l JOIN file s ON s.id = l.source_id LEFT JOIN file t ON t.id = l.target_id

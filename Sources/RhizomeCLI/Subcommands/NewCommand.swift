@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RhizomeCore
+import RhizomeOperations
 
 /// `rhizome new TYPE`: writes a note that is valid by construction, never over an existing file.
 struct NewCommand: RhizomeSubcommand {
@@ -40,7 +41,7 @@ struct NewCommand: RhizomeSubcommand {
         }
         // The same name in another Unicode form (NFD, as macOS may save it) is the same note to Obsidian.
         // …and so is the same name in other letter case, for links and on macOS and Windows disks.
-        if let existing = try NoteFiles(vaultPath: vault).existingNote(named: note.path) {
+        if let existing = try VaultFiles(vaultPath: vault, notesOnly: true).existingNote(named: note.path) {
             throw FileWriteError.alreadyExists(path: existing)
         }
         if let id = note.id, let other = try existingNote(withID: id, context: context) {

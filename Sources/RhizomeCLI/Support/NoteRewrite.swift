@@ -1,4 +1,5 @@
 import RhizomeCore
+import RhizomeOperations
 
 /// The shared end of `fix` and `types migrate`: each note's new bytes become a diff and, with `--write`,
 /// the file, unless Rhizome must leave the note alone (a symlink leading outside the vault, a read-only or
@@ -23,7 +24,7 @@ struct NoteRewrite {
         var wrote: Bool
     }
 
-    let files: NoteFiles
+    let files: VaultFiles
     let write: Bool
     private(set) var changes: [Change] = []
     private(set) var skipped: [Skipped] = []
@@ -31,7 +32,7 @@ struct NoteRewrite {
     private(set) var writeFailures = 0
 
     init(vaultPath: String, write: Bool) throws {
-        files = try NoteFiles(vaultPath: vaultPath)
+        files = try VaultFiles(vaultPath: vaultPath, notesOnly: true)
         self.write = write
     }
 

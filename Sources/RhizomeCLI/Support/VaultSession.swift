@@ -1,5 +1,6 @@
 import Foundation
 import RhizomeCore
+import RhizomeOperations
 import RhizomeStore
 
 /// An opened vault and its index, brought up to date unless the user said `--no-refresh`.
@@ -12,6 +13,7 @@ struct VaultSession {
 
     static func open(_ options: GlobalOptions, context: CommandContext, refresh: Bool = true, rebuild: Bool = false) throws -> VaultSession {
         let (vaultPath, databasePath) = try locate(options, context: context)
+        recoverInterruptedChange(vaultPath: vaultPath, databasePath: databasePath, context: context)
         if options.noRefresh && !rebuild {
             let store = try IndexStore(readOnlyPath: databasePath)
             // A first index that never finished (killed) is not an answer.
@@ -40,6 +42,29 @@ struct VaultSession {
         let databasePath = options.db.map { absolutePath($0, context: context) }
             ?? IndexLocation.defaultDatabasePath(forVault: vaultPath, environment: context.environment)
         return (vaultPath, databasePath)
+    }
+
+    /// Completes (or, when a file changed meanwhile, reverses) a change to the vault that a killed run left
+    /// half done, before anything reads the vault. A failure is reported, not thrown: the next command
+    /// tries again.
+    static func recoverInterruptedChange(vaultPath: String, databasePath: String, context: CommandContext) {
+        do {
+            guard let report = try OperationJournal(vaultPath: vaultPath, databasePath: databasePath).recover() else { return }
+            if report.completed {
+                context.printError("note: completed an interrupted change: \(report.operation.summary)")
+            } else {
+                context.printError("note: reversed an interrupted change (\(report.conflict ?? "a file changed")): \(report.operation.summary)")
+            }
+        } catch {
+            context.printError("warning: an interrupted change to the vault could not be completed yet: \(error)")
+        }
+    }
+
+    /// The editor for changes to this vault (its index must be current: open the session with a refresh).
+    func editor() throws -> VaultEditor {
+        var options = IndexOptions()
+        options.excludedPaths = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultPath)
+        return try VaultEditor(vaultPath: vaultPath, databasePath: databasePath, store: store, indexOptions: options)
     }
 
     /// Resolves a NOTE argument or throws a helpful error.

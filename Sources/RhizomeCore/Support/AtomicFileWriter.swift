@@ -19,7 +19,12 @@ public enum AtomicFileWriter {
     /// A symlink is followed and its target rewritten; the link itself stays. Throws `.changedOnDisk`
     /// and writes nothing when the file no longer holds `currentBytes` (someone saved it meanwhile), and
     /// `.refused` for a read-only or hard-linked file.
-    public static func replace(_ path: String, expecting currentBytes: [UInt8], with newBytes: [UInt8]) throws(FileWriteError) {
+    ///
+    /// `temporaryName`: the temporary file's name in the target's folder, for a caller that journals it
+    /// (so that a run killed before the rename can remove it); by default a fresh random name.
+    public static func replace(
+        _ path: String, expecting currentBytes: [UInt8], with newBytes: [UInt8], temporaryName: String? = nil
+    ) throws(FileWriteError) {
         let target = try resolvedTarget(path)
         var status = stat()
         guard stat(target, &status) == 0 else {
@@ -27,7 +32,7 @@ public enum AtomicFileWriter {
             throw .io(path: path, operation: "read the attributes of", reason: errnoDescription())
         }
         try checkReplaceable(status, path: path)
-        let temporary = try writeTemporaryFile(besides: target, bytes: newBytes, mode: status.st_mode & 0o7777) { descriptor in
+        let temporary = try writeTemporaryFile(besides: target, named: temporaryName, bytes: newBytes, mode: status.st_mode & 0o7777) { descriptor in
             _ = fchown(descriptor, status.st_uid, status.st_gid)  // only root may give files away; a failure is fine
         }
         #if canImport(Darwin)
@@ -60,9 +65,9 @@ public enum AtomicFileWriter {
 
     /// Creates a new file (mode 0644 less the umask) and its missing parent folders (0755). Never
     /// overwrites: throws `.alreadyExists` when anything, even a broken symlink, is at `path`.
-    public static func create(_ path: String, bytes: [UInt8]) throws(FileWriteError) {
+    public static func create(_ path: String, bytes: [UInt8], temporaryName: String? = nil) throws(FileWriteError) {
         try createParentFolders(of: path)
-        let temporary = try writeTemporaryFile(besides: path, bytes: bytes, mode: 0o644, applyingUmask: true)
+        let temporary = try writeTemporaryFile(besides: path, named: temporaryName, bytes: bytes, mode: 0o644, applyingUmask: true)
         defer { unlink(temporary) }
         // link(2) fails if the name exists, so the new file appears complete or not at all.
         guard link(temporary, path) != 0 else { return syncDirectory(of: path) }
@@ -104,10 +109,10 @@ public enum AtomicFileWriter {
         return String(cString: resolved)
     }
 
-    /// Writes `bytes` to a new `.rhizome-<pid>-<random>.tmp` beside `path` and flushes it to
+    /// Writes `bytes` to a new `.rhizome-<pid>-<random>.tmp` (or `name`) beside `path` and flushes it to
     /// disk. Returns its path; removes it on failure.
     private static func writeTemporaryFile(
-        besides path: String, bytes: [UInt8], mode: mode_t, applyingUmask: Bool = false,
+        besides path: String, named name: String? = nil, bytes: [UInt8], mode: mode_t, applyingUmask: Bool = false,
         prepare: (Int32) -> Void = { _ in }
     ) throws(FileWriteError) -> String {
         let (folder, _) = split(path)
@@ -115,7 +120,9 @@ public enum AtomicFileWriter {
         var temporary = ""
         for _ in 0..<16 where descriptor < 0 {
             // Short, whatever the note's name: a long name plus a suffix could pass the file system's limit.
-            temporary = "\(folder)/.rhizome-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 36)).tmp"
+            temporary = "\(folder)/" + (name ?? ".rhizome-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 36)).tmp")
+            // A named file left by an earlier, killed run of the same journaled step is ours to replace.
+            if name != nil { unlink(temporary) }
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard descriptor >= 0 || errno == EEXIST else {
                 throw .io(path: path, operation: "create a temporary file beside", reason: errnoDescription())

@@ -1,0 +1,102 @@
+import ArgumentParser
+import RhizomeCore
+import RhizomeOperations
+
+/// `rhizome mv`: renames or moves a note, file or folder and rewrites the links that would otherwise stop
+/// reaching their files. A dry run with a diff unless `--write`.
+struct MoveCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mv",
+        abstract: "Rename or move a note, file or folder, keeping every link (dry run with a diff unless --write).",
+        discussion: """
+            SOURCE is a note (resolved like a wikilink), or a vault-relative path of a file or folder. DEST is a \
+            vault-relative path; an existing folder, or a path ending in /, means "into this folder". A note keeps \
+            its .md. Every link in the vault keeps reaching the file it reached (wikilinks, embeds, markdown links, \
+            property links, canvas nodes), with new text written as .obsidian/app.json's newLinkFormat says; \
+            links that still reach their file keep their text, and nothing else in any file changes. The change \
+            is journaled: a killed run is completed or reversed by the next command, and `rhizome undo --write` \
+            reverses it.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The note, file or folder to move.")
+    var source: String
+
+    @Argument(help: "Where to: a new vault-relative path, or a folder (ending in / or existing).")
+    var destination: String
+
+    @Flag(help: "Apply the change (default: show it).")
+    var write = false
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let session = try VaultSession.open(global, context: context)
+        let editor = try session.editor()
+        let plan = try editor.planMove(source, to: destination)
+        let operation = write ? try editor.apply(plan) : nil
+        if global.json {
+            printJSON(MoveOutput(plan, operation: operation), vault: session.vaultPath, context: context)
+            return .success
+        }
+        for change in plan.changes {
+            context.print(UnifiedDiff.render(old: change.oldBytes, new: change.newBytes, path: change.path), terminator: "")
+        }
+        let moved = plan.isFolder ? "\(plan.source)/ → \(plan.destination)/ (\(plan.moves.count) file\(plan.moves.count == 1 ? "" : "s"))" : "\(plan.source) → \(plan.destination)"
+        let links = "\(plan.linkCount) link\(plan.linkCount == 1 ? "" : "s") in \(plan.changes.count) file\(plan.changes.count == 1 ? "" : "s")"
+        for link in plan.newlyResolved {
+            context.print("note: \(link.path):\(link.line):\(link.column): the unresolved link `\(link.linkPath)` will reach \(link.target)")
+        }
+        if let operation {
+            context.print("moved \(moved); rewrote \(links). Undo with `rhizome undo --write` (operation \(operation.id)).")
+        } else {
+            context.print("would move \(moved) and rewrite \(links). Nothing was changed: add --write to apply.")
+        }
+        return .success
+    }
+}
+
+/// `rhizome mv --json`'s data.
+struct MoveOutput: Encodable {
+    struct File: Encodable {
+        var path: String
+        var oldPath: String
+        var links: [RelinkPlanner.LinkEdit]
+    }
+
+    var source: String
+    var destination: String
+    var isFolder: Bool
+    var written: Bool
+    var operation: String?
+    var moves: [MovePlan.Move]
+    var files: [File]
+    var linkCount: Int
+    var newlyResolved: [RelinkPlanner.NewlyResolved]
+
+    init(_ plan: MovePlan, operation: VaultOperation?) {
+        source = plan.source
+        destination = plan.destination
+        isFolder = plan.isFolder
+        written = operation != nil
+        self.operation = operation?.id
+        moves = plan.moves
+        files = plan.changes.map { File(path: $0.path, oldPath: $0.oldPath, links: $0.edits) }
+        linkCount = plan.linkCount
+        newlyResolved = plan.newlyResolved
+    }
+
+    private enum CodingKeys: String, CodingKey { case source, destination, isFolder, written, operation, moves, files, linkCount, newlyResolved }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(destination, forKey: .destination)
+        try container.encode(isFolder, forKey: .isFolder)
+        try container.encode(written, forKey: .written)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(moves, forKey: .moves)
+        try container.encode(files, forKey: .files)
+        try container.encode(linkCount, forKey: .linkCount)
+        try container.encode(newlyResolved, forKey: .newlyResolved)
+    }
+}

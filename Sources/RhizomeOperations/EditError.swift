@@ -1,0 +1,96 @@
+import RhizomeCore
+
+/// Why a change to the vault was refused or failed. Every case leaves the vault as it was (a failure in
+/// the middle of a journaled change is completed or rolled back: `OperationJournal`).
+public enum EditError: RhizomeError, Equatable {
+    /// No file or folder at the vault path (or no note that the argument resolves to).
+    case sourceNotFound(argument: String, suggestions: [String])
+    /// Something is already at the destination: Rhizome never overwrites.
+    case destinationExists(path: String)
+    /// A path outside the vault (`..`, an absolute path elsewhere).
+    case outsideVault(path: String)
+    /// A path in a folder Rhizome does not write to (`.obsidian/`, `.trash/` as a destination, hidden folders).
+    case protectedPath(path: String, reason: String)
+    /// A folder moved into itself or one of its own subfolders.
+    case intoItself(source: String, destination: String)
+    /// A name no link can reach, or that is not a file name.
+    case invalidName(path: String, reason: String)
+    /// A file Rhizome will not move or rewrite (a symlink leading outside the vault, a read-only file).
+    case refused(path: String, reason: String)
+    /// Links that no rewrite can keep reaching their files.
+    case linksCannotBeKept(problems: [RelinkPlanner.Problem])
+    /// A file changed on disk after the plan was made.
+    case changedSincePlanned(path: String)
+    /// The vault's settings say deleted files do not go to `.trash/`.
+    case trashNotLocal(option: String)
+    case nothingToUndo
+    /// The last operation cannot be undone: one of its files changed since.
+    case undoBlocked(operation: String, path: String, reason: String)
+    /// Another Rhizome process is changing this vault.
+    case busy(lockPath: String)
+    /// A system call failed.
+    case io(path: String, operation: String, reason: String)
+
+    public var code: String {
+        switch self {
+        case .sourceNotFound: return "not-found"
+        case .destinationExists: return "destination-exists"
+        case .outsideVault: return "outside-vault"
+        case .protectedPath: return "protected-path"
+        case .intoItself: return "move-into-itself"
+        case .invalidName: return "invalid-name"
+        case .refused: return "refused"
+        case .linksCannotBeKept: return "links-cannot-be-kept"
+        case .changedSincePlanned: return "changed-on-disk"
+        case .trashNotLocal: return "trash-not-local"
+        case .nothingToUndo: return "nothing-to-undo"
+        case .undoBlocked: return "undo-blocked"
+        case .busy: return "vault-busy"
+        case .io: return "io-error"
+        }
+    }
+
+    public var isUserMistake: Bool {
+        switch self {
+        case .io, .linksCannotBeKept: return false
+        default: return true
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .sourceNotFound(let argument, let suggestions):
+            var text = "nothing in the vault matches `\(argument)` (a note name resolved like a wikilink, or a vault-relative path of a file or folder)"
+            if !suggestions.isEmpty { text += ". Did you mean: " + suggestions.joined(separator: ", ") + "?" }
+            return text
+        case .destinationExists(let path):
+            return "\(path) already exists, and Rhizome never overwrites a file. Nothing was changed: choose another name, or move that file away first."
+        case .outsideVault(let path):
+            return "\(path) is outside the vault. Nothing was changed: give a path inside the vault, relative to its root (no `..`)."
+        case .protectedPath(let path, let reason):
+            return "\(path): \(reason). Nothing was changed."
+        case .intoItself(let source, let destination):
+            return "the folder \(source) cannot be moved into itself (\(destination)). Nothing was changed."
+        case .invalidName(let path, let reason):
+            return "\(path) is not a name Rhizome will give a file: \(reason). Nothing was changed."
+        case .refused(let path, let reason):
+            return "\(path) was left as it was: \(reason). Nothing was changed."
+        case .linksCannotBeKept(let problems):
+            let listed = problems.prefix(10).map { "  " + $0.description }.joined(separator: "\n")
+            let more = problems.count > 10 ? "\n  … and \(problems.count - 10) more" : ""
+            return "the move would break links that Rhizome cannot rewrite safely, so nothing was changed:\n\(listed)\(more)"
+        case .changedSincePlanned(let path):
+            return "\(path) changed on disk while the change was being made, so it was stopped and nothing was left half done. Run the command again."
+        case .trashNotLocal(let option):
+            return "this vault's Obsidian settings delete files \(option == "none" ? "for good" : "to the system trash") (`trashOption: \(option)` in .obsidian/app.json), and Rhizome only moves files to the vault's .trash/ folder. Nothing was changed: pass --local-trash to use .trash/ anyway, or set \"Deleted files\" to \"Move to Obsidian trash\" in Obsidian's settings."
+        case .nothingToUndo:
+            return "there is nothing to undo: no change made by Rhizome is recorded for this vault's index (see `rhizome history`)."
+        case .undoBlocked(let operation, let path, let reason):
+            return "cannot undo \(operation): \(path) \(reason) since. Nothing was changed; undo that change by hand, or leave it."
+        case .busy(let lockPath):
+            return "another Rhizome process is changing this vault (it holds \(lockPath)). Nothing was changed: wait for it to finish and run the command again."
+        case .io(let path, let operation, let reason):
+            return "could not \(operation) \(path): \(reason). Check that the folder exists and is writable and that the disk has space."
+        }
+    }
+}

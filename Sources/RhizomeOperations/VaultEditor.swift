@@ -1,0 +1,145 @@
+import Foundation
+import RhizomeCore
+import RhizomeStore
+
+/// Changes a vault for people (the CLI) and agents (MCP) alike, keeping its link graph: each change is
+/// planned first (nothing written), then applied through the journal (`OperationJournal`), and the index
+/// is brought up to date in the same call.
+///
+///     let editor = try VaultEditor(vaultPath: vault, databasePath: database, store: store)
+///     let plan = try editor.planMove("Inbox/Idea", to: "Projects/")
+///     let applied = try editor.apply(plan)
+public struct VaultEditor {
+    public let vaultPath: String
+    public let databasePath: String
+    public let store: IndexStore
+    public let settings: ObsidianSettings
+    public let journal: OperationJournal
+    /// Options for re-indexing after a change (the index's own files when it is kept in the vault).
+    public var indexOptions: IndexOptions
+
+    /// `store` must be current (the caller refreshed it). Completes or reverses a change that a killed run
+    /// left half done before anything else.
+    public init(vaultPath: String, databasePath: String, store: IndexStore, indexOptions: IndexOptions = IndexOptions()) throws(EditError) {
+        self.vaultPath = vaultPath
+        self.databasePath = databasePath
+        self.store = store
+        self.indexOptions = indexOptions
+        settings = ObsidianSettings.load(vaultRoot: vaultPath)
+        journal = OperationJournal(vaultPath: vaultPath, databasePath: databasePath)
+        try journal.recover()
+    }
+
+    // MARK: Move
+
+    /// Plans moving `source` (a note name resolved like a wikilink, or a vault-relative file or folder
+    /// path) to `destination` (a vault-relative path; an existing folder or a path ending in `/` means
+    /// into that folder). Throws when the move is not allowed or would break a link.
+    public func planMove(_ source: String, to destination: String) throws(EditError) -> MovePlan {
+        let files = try walk()
+        let sourcePath = try resolveSource(source, files: files)
+        let isFolder = files.folders.contains(sourcePath) || FileSystemEntry.at(vaultPath + "/" + sourcePath) == .directory
+        let destinationPath = try resolveDestination(destination, source: sourcePath, isFolder: isFolder, files: files)
+        if isFolder, destinationPath.lowercased().hasPrefix(sourcePath.lowercased() + "/") || destinationPath == sourcePath {
+            throw .intoItself(source: sourcePath, destination: destinationPath)
+        }
+        let allPaths = try storeCall { try store.filePaths() }
+        var moves: [String: String] = [:]
+        if isFolder {
+            for path in allPaths where path.hasPrefix(sourcePath + "/") {
+                moves[path] = destinationPath + String(path.dropFirst(sourcePath.count))
+            }
+        } else {
+            moves[sourcePath] = destinationPath
+        }
+        for old in moves.keys.sorted() { try checkMovable(old, files: files) }
+
+        let planner = RelinkPlanner(filePaths: allPaths, moves: moves, format: settings.newLinkFormat)
+        var sourcePaths = Set(try storeCall { try store.linkSources(withLinkKeys: planner.affectedKeys) })
+        sourcePaths.formUnion(moves.keys.filter { VaultFileKind(path: $0).isParsed })
+        var sources: [RelinkPlanner.Source] = []
+        for path in sourcePaths.sorted() {
+            guard let disk = files.diskPath(of: path) else { continue }
+            guard case .success(let bytes) = FileReader.read(DiskPath(disk), maxBytes: 64 << 20) else {
+                throw .refused(path: path, reason: "it cannot be read, so its links cannot be checked")
+            }
+            sources.append(RelinkPlanner.Source(path: path, bytes: bytes))
+        }
+        let result = planner.plan(sources)
+        if !result.problems.isEmpty { throw .linksCannotBeKept(problems: result.problems) }
+
+        // The journal's steps, in paths as spelled on disk: the move, then the rewrites at the new paths.
+        let relativeSource = isFolder ? sourcePath : (files.relativeDiskPath(of: sourcePath) ?? sourcePath)
+        var steps: [VaultOperation.Step] = [.move(from: relativeSource, to: destinationPath)]
+        var contents: [[UInt8]] = []
+        var changes: [MovePlan.FileChange] = []
+        var resultStates: [String: VaultOperation.FileState] = [:]
+        for edit in result.fileEdits {
+            guard let disk = files.diskPath(of: edit.oldPath) else { continue }
+            try checkRewritable(edit.oldPath, diskPath: disk, files: files)
+            let newDisk = moves[edit.oldPath] != nil ? edit.newPath : String(disk.dropFirst(vaultPath.count + 1))
+            steps.append(.write(path: newDisk, before: VaultOperation.FileState(bytes: edit.oldBytes), after: VaultOperation.FileState(bytes: edit.newBytes)))
+            contents += [edit.oldBytes, edit.newBytes]
+            resultStates[newDisk] = VaultOperation.FileState(bytes: edit.newBytes)
+            changes.append(MovePlan.FileChange(path: edit.newPath, oldPath: edit.oldPath, edits: edit.edits, oldBytes: edit.oldBytes, newBytes: edit.newBytes))
+        }
+        let rewritten = Set(result.fileEdits.map(\.oldPath))
+        for (old, new) in moves where !rewritten.contains(old) {
+            if let bytes = sources.first(where: { $0.path == old })?.bytes {
+                resultStates[new] = VaultOperation.FileState(bytes: bytes)
+            } else if let disk = files.diskPath(of: old), case .success(let bytes) = FileReader.read(DiskPath(disk), maxBytes: 16 << 20) {
+                resultStates[new] = VaultOperation.FileState(bytes: bytes)
+            }
+        }
+        let linkCount = changes.reduce(0) { $0 + $1.edits.count }
+        let summary = "mv \(sourcePath)\(isFolder ? "/" : "") → \(destinationPath)\(isFolder ? "/" : "") (\(moves.count) file\(moves.count == 1 ? "" : "s"), \(linkCount) link\(linkCount == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s"))"
+        return MovePlan(
+            source: sourcePath, destination: destinationPath, isFolder: isFolder,
+            moves: moves.map { MovePlan.Move(from: $0.key, to: $0.value) }.sorted { $0.from < $1.from },
+            changes: changes.sorted { $0.path < $1.path }, newlyResolved: result.newlyResolved,
+            operation: VaultOperation(kind: "mv", summary: summary, steps: steps, result: resultStates, createdFolders: missingFolders(above: destinationPath)),
+            contents: contents)
+    }
+
+    /// Applies a plan through the journal, then brings the index up to date.
+    @discardableResult
+    public func apply(_ plan: MovePlan) throws -> VaultOperation {
+        let applied = try journal.apply(plan.operation, contents: plan.contents)
+        try reindex()
+        return applied
+    }
+
+    /// Re-indexes after a change (a walk: moves add and remove paths).
+    public func reindex() throws {
+        _ = try Indexer(store: store, vaultRoot: vaultPath, options: indexOptions).run()
+    }
+
+    // MARK: Helpers
+
+    /// The folders on the way to `path` that do not exist yet, parents first.
+    func missingFolders(above path: String) -> [String] {
+        var missing: [String] = []
+        var folder = VaultPath.folder(of: path)
+        while !folder.isEmpty, FileSystemEntry.at(vaultPath + "/" + folder) == .missing {
+            missing.insert(folder, at: 0)
+            folder = VaultPath.folder(of: folder)
+        }
+        return missing
+    }
+
+    func walk() throws(EditError) -> VaultFiles {
+        do {
+            return try VaultFiles(vaultPath: vaultPath)
+        } catch {
+            throw .io(path: vaultPath, operation: "list the files of", reason: "\(error)")
+        }
+    }
+
+    func storeCall<Result>(_ body: () throws -> Result) throws(EditError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw .io(path: databasePath, operation: "read the index", reason: "\(error)")
+        }
+    }
+}
