@@ -22,21 +22,27 @@ extension OperationJournal {
         try writeRecord(operation, to: historyPath(of: operation))
     }
 
-    /// Runs `body` holding the journal's lock: one change to a vault at a time, across processes. Waits up
-    /// to 10 s for another change to finish.
-    func withLock<Result>(_ body: () throws(EditError) -> Result) throws(EditError) -> Result {
+    /// Takes the journal's lock: one change to a vault at a time, across processes. Waits up to 10 s for
+    /// another change to finish. Returns the descriptor to give to `unlock`.
+    func lock() throws(EditError) -> Int32 {
         try FileMover.makeFolders(folder, displayPath: folder)
         let lockPath = folder + "/lock"
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .io(path: lockPath, operation: "open the lock", reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
         let deadline = Date().addingTimeInterval(10)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else { throw .busy(lockPath: lockPath) }
+            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+                close(descriptor)
+                throw .busy(lockPath: lockPath)
+            }
             usleep(20_000)
         }
-        defer { flock(descriptor, LOCK_UN) }
-        return try body()
+        return descriptor
+    }
+
+    func unlock(_ descriptor: Int32) {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 
     @discardableResult

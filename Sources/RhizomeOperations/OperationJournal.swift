@@ -39,34 +39,38 @@ public final class OperationJournal: Sendable {
     /// Stores `contents` (every `before` and `after` of the steps), journals `operation`, applies its
     /// steps and records it in the history. Throws `.changedSincePlanned` (after reversing what was done)
     /// when a file is no longer as planned.
-    public func apply(_ operation: VaultOperation, contents: [[UInt8]]) throws(EditError) -> VaultOperation {
-        try withLock { () throws(EditError) -> VaultOperation in
-            try recoverLocked()
-            for bytes in contents { try storeBlob(bytes) }
-            try writeRecord(operation, to: pendingPath)
-            CrashPoint.hit()
-            var done = 0
-            do throws(EditError) {
-                for (index, step) in operation.steps.enumerated() {
-                    try execute(step, index: index, operation: operation)
-                    done += 1
-                    CrashPoint.hit()
-                }
-            } catch {
-                rollBack(operation, stepsDone: done)
-                removeFile(pendingPath)
-                throw error
+    // (The lock is taken and released around the body, not through a generic closure: a closure with
+    // typed throws returning this struct was miscompiled by Swift 6.3, corrupting the value it returned.)
+    public func apply(_ operation: VaultOperation, contents: [[UInt8]]) throws -> VaultOperation {
+        let descriptor = try lock()
+        defer { unlock(descriptor) }
+        try recoverLocked()
+        for bytes in contents { try storeBlob(bytes) }
+        try writeRecord(operation, to: pendingPath)
+        CrashPoint.hit()
+        var done = 0
+        do throws(EditError) {
+            for (index, step) in operation.steps.enumerated() {
+                try execute(step, index: index, operation: operation)
+                done += 1
+                CrashPoint.hit()
             }
-            try finish(operation)
-            return operation
+        } catch {
+            rollBack(operation, stepsDone: done)
+            removeFile(pendingPath)
+            throw error
         }
+        try finish(operation)
+        return operation
     }
 
     /// Completes or reverses a change that a killed run left half done; nil when there was none.
     @discardableResult
-    public func recover() throws(EditError) -> RecoveryReport? {
+    public func recover() throws -> RecoveryReport? {
         guard FileManager.default.fileExists(atPath: pendingPath) else { return nil }
-        return try withLock { () throws(EditError) -> RecoveryReport? in try recoverLocked() }
+        let descriptor = try lock()
+        defer { unlock(descriptor) }
+        return try recoverLocked()
     }
 
     /// What `recover()` did.
@@ -78,7 +82,7 @@ public final class OperationJournal: Sendable {
     }
 
     @discardableResult
-    private func recoverLocked() throws(EditError) -> RecoveryReport? {
+    private func recoverLocked() throws -> RecoveryReport? {
         guard let data = FileManager.default.contents(atPath: pendingPath) else { return nil }
         guard let operation = try? JSONDecoder().decode(VaultOperation.self, from: data) else {
             // Killed while the record itself was written: nothing of it was applied yet.

@@ -20,7 +20,7 @@ public struct VaultEditor {
 
     /// `store` must be current (the caller refreshed it). Completes or reverses a change that a killed run
     /// left half done before anything else.
-    public init(vaultPath: String, databasePath: String, store: IndexStore, indexOptions: IndexOptions = IndexOptions()) throws(EditError) {
+    public init(vaultPath: String, databasePath: String, store: IndexStore, indexOptions: IndexOptions = IndexOptions()) throws {
         self.vaultPath = vaultPath
         self.databasePath = databasePath
         self.store = store

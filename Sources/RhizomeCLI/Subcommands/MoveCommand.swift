@@ -38,8 +38,13 @@ struct MoveCommand: RhizomeSubcommand {
             printJSON(MoveOutput(plan, operation: operation), vault: session.vaultPath, context: context)
             return .success
         }
+        // The diff is the dry run's answer; once written, one line per rewritten file is enough.
         for change in plan.changes {
-            context.print(UnifiedDiff.render(old: change.oldBytes, new: change.newBytes, path: change.path), terminator: "")
+            if operation == nil {
+                context.print(UnifiedDiff.render(old: change.oldBytes, new: change.newBytes, path: change.path), terminator: "")
+            } else {
+                context.print("rewrote \(change.path): \(change.edits.count) link\(change.edits.count == 1 ? "" : "s")")
+            }
         }
         let moved = plan.isFolder ? "\(plan.source)/ → \(plan.destination)/ (\(plan.moves.count) file\(plan.moves.count == 1 ? "" : "s"))" : "\(plan.source) → \(plan.destination)"
         let links = "\(plan.linkCount) link\(plan.linkCount == 1 ? "" : "s") in \(plan.changes.count) file\(plan.changes.count == 1 ? "" : "s")"
