@@ -284,6 +284,10 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
 
     /// A symlink to a file: watch the folder that holds the target, for that name only. A broken symlink:
     /// watch the folder where its target would be, so that the target appearing is seen.
+    ///
+    /// The caller found no folder at the end of the link; one may be there by now (a tool regenerating a
+    /// folder: moved away, made anew). Created before the watch above it, it made no event: so the target is
+    /// looked at again once that watch is set, and a folder found is watched as one.
     private func watchSymlinkTarget(diskPath: [UInt8], relative: [UInt8]) {
         guard let real = diskPath.withCString({ realpath($0, nil) }) else {
             watchMissingTarget(diskPath: diskPath, relative: relative)
@@ -297,6 +301,7 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         let watch = folder.withCString { inotify_add_watch(descriptor, $0, Self.folderMask) }
         guard watch >= 0 else { return }
         fileTargets[watch, default: [:]][name, default: []].insert(relative)
+        if isDirectory(diskPath: diskPath) { _ = watchFolder(diskPath: diskPath, relative: relative) }
     }
 
     private func watchMissingTarget(diskPath: [UInt8], relative: [UInt8]) {
@@ -312,6 +317,8 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
         let watch = folder.withCString { inotify_add_watch(descriptor, $0, Self.folderMask) }
         guard watch >= 0 else { return }
         fileTargets[watch, default: [:]][Array(target[(slash + 1)...]), default: []].insert(relative)
+        // Watch first, then look (see `watchSymlinkTarget`).
+        if isDirectory(diskPath: diskPath) { _ = watchFolder(diskPath: diskPath, relative: relative) }
     }
 
     private func watchNewEntry(_ relative: [UInt8]) -> WatchError? {
