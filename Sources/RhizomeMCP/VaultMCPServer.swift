@@ -95,6 +95,7 @@ public final class VaultMCPServer: @unchecked Sendable {
                     case .ready(let report): log("index ready: \(report.notes) notes, \(report.links) links, \(Int(report.milliseconds)) ms")
                     case .batch(let batch): log("applied \(batch.changedPaths) changed path(s) in \(String(format: "%.1f", batch.milliseconds)) ms")
                     case .failed(let message, _): log("error: \(message)")
+                    case .vaultMissing, .vaultReplaced, .settling: log(event.notice ?? "")
                     case .stopped: break
                     }
                 }
@@ -173,23 +174,24 @@ public final class VaultMCPServer: @unchecked Sendable {
     private func freshness() -> Freshness {
         let (watcher, externalWatcher, failure) = state.withLock { (self.watcher, self.externalWatcher, self.watcherFailure) }
         if let externalWatcher {
-            return Freshness(state: "watched-by-other-process", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt, filesDone: nil, filesTotal: nil, lastError: nil)
+            // The other process says through its watch lock whether it lost the vault or is behind.
+            let other = VaultWatcher.activeWatcher(databasePath: databasePath).state
+            let reported: WatchStatus.State? = [.behind, .settling, .vaultMissing].contains(other) ? other : nil
+            return Freshness(state: reported?.rawValue ?? "watched-by-other-process", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt,
+                             reason: reported?.reason)
         }
         guard let snapshot = watcher?.status.snapshot else {
-            return Freshness(state: "not-watched", watchedBy: nil, indexedAt: reader.lastIndexedAt, filesDone: nil, filesTotal: nil, lastError: failure)
+            return Freshness(state: "not-watched", indexedAt: reader.lastIndexedAt, lastError: failure)
         }
         let indexedAt = snapshot.indexedAt.map { ISO8601DateFormatter().string(from: $0) } ?? reader.lastIndexedAt
         switch snapshot.phase {
-        case .starting:
-            return Freshness(state: "starting", watchedBy: "this server", indexedAt: indexedAt, filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
         case .indexing(let done, let total):
             return Freshness(state: "indexing", watchedBy: "this server", indexedAt: indexedAt, filesDone: done, filesTotal: total, lastError: snapshot.lastError)
-        case .watching:
-            // A batch that failed is retried; until then the index may be behind the vault.
-            return Freshness(state: snapshot.lastError == nil ? "current" : "behind", watchedBy: "this server", indexedAt: indexedAt,
-                             filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
         case .stopped:
-            return Freshness(state: "not-watched", watchedBy: nil, indexedAt: indexedAt, filesDone: nil, filesTotal: nil, lastError: snapshot.lastError)
+            return Freshness(state: "not-watched", indexedAt: indexedAt, lastError: snapshot.lastError)
+        case .starting, .watching, .settling, .vaultMissing:
+            // `behind`: a batch failed and is retried; until then the index may be behind the vault.
+            return Freshness(state: snapshot.state.rawValue, watchedBy: "this server", indexedAt: indexedAt, lastError: snapshot.lastError, reason: snapshot.reason)
         }
     }
 
@@ -208,8 +210,11 @@ public enum RhizomeServerInfo {
 
 /// How current the answers are.
 struct Freshness: Encodable, Sendable {
-    /// `current` (watched, caught up), `behind` (a batch failed; retrying), `indexing` (first index running), `starting`,
-    /// `watched-by-other-process`, `not-watched`.
+    /// `current` (watched, caught up), `behind` (a batch failed; retrying), `settling` (the vault folder was
+    /// replaced or much of it changed; caught up once it is quiet), `vault-missing` (the vault folder is gone;
+    /// the index is kept as it was), `indexing` (first index running), `starting`, `watched-by-other-process`,
+    /// `not-watched`. `behind`, `settling` and `vault-missing` also come from a watcher in another process
+    /// (`watchedBy` names it), read from its watch lock.
     var state: String
     var watchedBy: String?
     /// When the index last caught up with the vault (ISO 8601).
@@ -217,6 +222,13 @@ struct Freshness: Encodable, Sendable {
     var filesDone: Int?
     var filesTotal: Int?
     var lastError: String?
+    /// Why the index is not current (`settling`, `vault-missing`).
+    var reason: String?
+
+    init(state: String, watchedBy: String? = nil, indexedAt: String?, filesDone: Int? = nil, filesTotal: Int? = nil, lastError: String? = nil, reason: String? = nil) {
+        (self.state, self.watchedBy, self.indexedAt, self.filesDone, self.filesTotal) = (state, watchedBy, indexedAt, filesDone, filesTotal)
+        (self.lastError, self.reason) = (lastError, reason)
+    }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -226,9 +238,10 @@ struct Freshness: Encodable, Sendable {
         try container.encode(filesDone, forKey: .filesDone)
         try container.encode(filesTotal, forKey: .filesTotal)
         try container.encode(lastError, forKey: .lastError)
+        try container.encode(reason, forKey: .reason)
     }
 
-    private enum CodingKeys: String, CodingKey { case state, watchedBy, indexedAt, filesDone, filesTotal, lastError }
+    private enum CodingKeys: String, CodingKey { case state, watchedBy, indexedAt, filesDone, filesTotal, lastError, reason }
 }
 
 /// A tool's result: `{"data", "freshness", "tool", "total", "truncated", "version"}`.

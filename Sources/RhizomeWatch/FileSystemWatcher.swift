@@ -5,7 +5,9 @@
 /// - report every change below the vault root, including in folders created after it started;
 /// - report changes to the targets of symlinks in the vault (files and folders) at the symlink's path;
 /// - report `.rescan` when it may have missed something (an overflowing event queue), after which a walk
-///   of the whole vault is the only safe answer;
+///   of the whole vault is the only safe answer, and when the vault folder itself is moved or removed: its
+///   watches may follow the folder away, so `VaultWatcher` then compares the folder at the vault path with
+///   the one watched, and starts a new watcher there if it changed;
 /// - leave out hidden names except the configuration folder `.rhizome/`, which it reports as `.configuration`.
 public protocol FileSystemWatcher: AnyObject, Sendable {
     /// Starts watching; `handler` is called on the watcher's own thread.

@@ -15,14 +15,34 @@ import Darwin
 /// the indexer's own code, so a watched index equals a full rebuild. Configuration changes and lost
 /// events walk the whole vault instead (`Indexer.run()`).
 ///
+/// It follows the vault path, not the folder first found there: file-system watches follow a folder
+/// wherever it is moved, so before each batch (and every `vaultCheckInterval` when nothing happens) the
+/// folder at the path is compared with the one watched. A vault folder that is gone leaves the index as it
+/// was (`WatchEvent.vaultMissing`); a folder back at the path, or another in its place (moved or copied into
+/// place, a symlink), is watched anew and walked once quiet (`WatchEvent.vaultReplaced`). A walk that would
+/// remove more than `removalGuardFraction` of the index waits for the vault to be quiet as well
+/// (`WatchEvent.settling`): a folder half-way through being copied into place is not the vault.
+///
 /// Only one watcher per index: the watch lock (`<database>.watch.lock`) is taken in `init` and held until
-/// the watcher is released. Readers (any `rhizome` query, the MCP tools) query the index meanwhile.
+/// the watcher is released; it also tells other processes how current the index is (`activeWatcher`).
+/// Readers (any `rhizome` query, the MCP tools) query the index meanwhile.
 public final class VaultWatcher: @unchecked Sendable {
     public struct Options: Sendable {
         /// Quiet time that ends a burst of events.
         public var debounce: Duration = .milliseconds(20)
         /// A stream of events that never goes quiet is still applied this often.
         public var maximumDelay: Duration = .seconds(1)
+        /// How often the vault path is looked at when no event comes: a vault folder replaced without an
+        /// event the watches see (a symlink re-pointed) is found within this, and a missing one looked for.
+        public var vaultCheckInterval: Duration = .milliseconds(500)
+        /// How long the vault must be quiet before a walk after its folder was replaced, or a walk that
+        /// would remove more than `removalGuardFraction` of the index.
+        public var settleInterval: Duration = .seconds(1)
+        /// A vault that never goes quiet that long is walked anyway after this (the guard still applies).
+        public var maximumSettleDelay: Duration = .seconds(30)
+        /// The watcher's walks refuse to remove more than this fraction of the index until the vault has been
+        /// quiet twice over (`IndexOptions.removalGuardFraction`; the first index at start is not guarded).
+        public var removalGuardFraction: Double = 0.25
         public var index = IndexOptions()
 
         public init() {}
@@ -34,7 +54,7 @@ public final class VaultWatcher: @unchecked Sendable {
     /// What the watcher is doing, for readers that report freshness.
     public let status = WatchStatus()
 
-    private let lockDescriptor: Int32
+    private let lock: WatchLock
     private let queue = ChangeQueue()
     private let makeFileSystemWatcher: @Sendable (String) -> any FileSystemWatcher
 
@@ -47,11 +67,7 @@ public final class VaultWatcher: @unchecked Sendable {
         self.databasePath = databasePath
         self.options = options
         self.makeFileSystemWatcher = fileSystemWatcher
-        lockDescriptor = try Self.takeLock(databasePath + ".watch.lock", vault: vaultPath)
-    }
-
-    deinit {
-        close(lockDescriptor)  // releases the lock
+        lock = try WatchLock(databasePath: databasePath, vault: vaultPath)
     }
 
     /// The watcher for this platform: inotify on Linux, FSEvents on macOS.
@@ -63,50 +79,44 @@ public final class VaultWatcher: @unchecked Sendable {
         #endif
     }
 
-    /// Whether a watcher (in any process) holds the watch lock of this index, and its process id if known.
-    public static func activeWatcher(databasePath: String) -> (isWatched: Bool, processID: Int32?) {
-        let path = databasePath + ".watch.lock"
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return (false, nil) }
-        defer { close(descriptor) }
-        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
-            flock(descriptor, LOCK_UN)
-            return (false, nil)
-        }
-        let holder = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        return (true, holder)
+    /// Whether a watcher (in any process) holds the watch lock of this index, its process id if known, and
+    /// how current it says it keeps the index.
+    public static func activeWatcher(databasePath: String) -> ActiveWatcher {
+        WatchLock.holder(databasePath: databasePath)
     }
 
     /// Watches until `stop()`. Throws when watching cannot start or the first index fails. A batch that
-    /// cannot be applied (a locked or full disk, a vault folder gone) is logged, and a walk of the whole
-    /// vault is retried after 0.5 s, 1 s, 2 s … (at most 30 s), so that no change is lost meanwhile.
+    /// cannot be applied (a locked or full disk) is logged, and a walk of the whole vault is retried after
+    /// 0.5 s, 1 s, 2 s … (at most 30 s), so that no change is lost meanwhile.
     public func run(log: @escaping @Sendable (WatchEvent) -> Void) throws {
-        let fileSystemWatcher = makeFileSystemWatcher(vaultPath)
+        guard let identity = Self.folderIdentity(vaultPath) else { throw VaultError.missingFolder(path: vaultPath) }
         // Watch before the first index, so nothing saved during it is missed.
-        let queue = self.queue
-        try fileSystemWatcher.start { queue.append($0) }
-        defer { fileSystemWatcher.stop() }
+        var folder = Folder(identity: identity, watcher: try watch())
+        defer { folder.watcher?.stop() }
         let store = try IndexStore(path: databasePath)
         if try store.indexedVaultPath() != vaultPath { try store.setIndexedVaultPath(vaultPath) }
         let indexer = Indexer(store: store, vaultRoot: vaultPath, options: options.index)
-        status.set(.indexing(filesDone: 0, filesTotal: 0))
-        let status = self.status
-        let report = try indexer.run { progress in status.set(.indexing(filesDone: progress.filesDone, filesTotal: progress.filesTotal)) }
-        status.set(.watching, indexedAt: Date())
+        setStatus(.indexing(filesDone: 0, filesTotal: 0))
+        let report = try indexer.run { [self] progress in setStatus(.indexing(filesDone: progress.filesDone, filesTotal: progress.filesTotal)) }
+        indexer.options.removalGuardFraction = options.removalGuardFraction
+        setStatus(.watching, indexedAt: Date())
         log(.ready(report))
-        var failure: (message: String, retryAfter: Duration)?
-        while var batch = queue.nextBatch(debounce: options.debounce, maximumDelay: options.maximumDelay, orAfter: failure?.retryAfter) {
-            // The changes of a failed batch are gone from the queue: only a walk covers them.
-            if let failure { batch.changes.append(.rescan(reason: "retrying after an error (\(failure.message))")) }
-            guard let event = apply(batch, indexer: indexer) else { continue }
-            log(event)
-            if case .failed(let message, _) = event {
-                failure = (message, min((failure?.retryAfter ?? .milliseconds(250)) * 2, .seconds(30)))
-            } else {
-                failure = nil
+        var loop = LoopState()
+        while let batch = queue.nextBatch(debounce: options.debounce, maximumDelay: options.maximumDelay, orAfter: loop.idleWait(options)) {
+            if let event = follow(&folder, loop: &loop) {
+                log(event)
+                continue
+            }
+            guard folder.watcher != nil else { continue }
+            let changes = relevantChanges(in: batch)
+            if loop.settling != nil {
+                if changes != nil { loop.noteChange() }
+                if let event = walkIfSettled(indexer, loop: &loop) { log(event) }
+            } else if changes != nil || loop.isRetryDue {
+                if let event = apply(changes ?? Changes(), firstEventAt: batch.firstEventAt, indexer: indexer, loop: &loop) { log(event) }
             }
         }
-        status.set(.stopped)
+        setStatus(.stopped)
         log(.stopped)
     }
 
@@ -115,48 +125,160 @@ public final class VaultWatcher: @unchecked Sendable {
         queue.close()
     }
 
+    // MARK: The vault folder
+
+    /// The folder at the vault path, and the file-system watcher on it (nil while none could be started).
+    private struct Folder {
+        var identity: FolderIdentity?
+        var watcher: (any FileSystemWatcher)?
+    }
+
+    /// Compares the folder at the vault path with the one watched. When it is gone, stops watching (its
+    /// watches followed it: edits to it, wherever it went, are not the vault's) and says so; when another is
+    /// there, watches that one and holds the changes until it is quiet (it may be being copied into place).
+    private func follow(_ folder: inout Folder, loop: inout LoopState) -> WatchEvent? {
+        let identity = Self.folderIdentity(vaultPath)
+        // The same folder (or still none): nothing to do, unless its watcher could not be started and a retry is due.
+        if identity == folder.identity {
+            guard identity != nil, folder.watcher == nil, loop.isRetryDue else { return nil }
+        }
+        let reappeared = folder.identity == nil
+        folder.watcher?.stop()
+        folder = Folder(identity: identity, watcher: nil)
+        // Whatever the old watches reported is about the folder that left.
+        queue.discardPending()
+        guard identity != nil else {
+            loop = LoopState()
+            setStatus(.vaultMissing)
+            return .vaultMissing
+        }
+        do {
+            folder.watcher = try watch()
+        } catch {
+            // Out of inotify watches, say: tried again after the usual delays.
+            loop.fail("\(error)")
+            setStatus(.watching, error: "\(error)")
+            return .failed(message: "\(error)", changedPaths: 0)
+        }
+        loop.settle(reason: reappeared ? "the vault folder is back" : "the vault folder was replaced")
+        loop.failure = nil
+        setSettlingStatus(loop)
+        return .vaultReplaced(reappeared: reappeared)
+    }
+
+    /// Starts a file-system watcher on the vault path, feeding the queue.
+    private func watch() throws(WatchError) -> any FileSystemWatcher {
+        let watcher = makeFileSystemWatcher(vaultPath)
+        let queue = self.queue
+        try watcher.start { queue.append($0) }
+        return watcher
+    }
+
+    /// The folder at `path` (through symlinks), or nil when there is none.
+    static func folderIdentity(_ path: String) -> FolderIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return FolderIdentity(status)
+    }
+
     // MARK: Batches
 
-    /// Applies one batch; nil when nothing in it concerns the vault (an index kept in the vault, whose
-    /// own writes and lock produce events, must not make batches of its own).
-    private func apply(_ batch: ChangeQueue.Batch, indexer: Indexer) -> WatchEvent? {
-        let clock = ContinuousClock()
-        let started = clock.now
+    /// What a batch says about the vault.
+    private struct Changes {
         var paths = Set<[UInt8]>()
+        /// Why the whole vault must be walked, if it must.
         var walkReason: String?
         var folderChanged = false
+    }
+
+    /// The changes of a batch that concern the vault; nil when none does (an index kept in the vault, whose
+    /// own writes and lock produce events, must not make batches of its own).
+    private func relevantChanges(in batch: ChangeQueue.Batch) -> Changes? {
+        var changes = Changes()
         for change in batch.changes {
             switch change {
             case .path(let path, let isFolder):
                 guard !isExcluded(path) else { continue }
-                paths.insert(path)
-                folderChanged = folderChanged || isFolder
+                changes.paths.insert(path)
+                changes.folderChanged = changes.folderChanged || isFolder
             case .configuration:
-                walkReason = "the vault's configuration or schemas changed"
+                changes.walkReason = "the vault's configuration or schemas changed"
             case .rescan(let reason):
-                walkReason = reason
+                changes.walkReason = reason
             }
         }
-        if paths.isEmpty && walkReason == nil { return nil }
+        return changes.paths.isEmpty && changes.walkReason == nil ? nil : changes
+    }
+
+    /// Applies one batch, or walks the vault to retry a failed one (whose changes are gone from the queue:
+    /// only a walk covers them).
+    private func apply(_ changes: Changes, firstEventAt: ContinuousClock.Instant, indexer: Indexer, loop: inout LoopState) -> WatchEvent? {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var walkReason = changes.walkReason
+        if let failure = loop.failure { walkReason = "retrying after an error (\(failure.message))" }
         do {
             var report: IndexReport
             if walkReason != nil {
                 report = try indexer.run()
             } else {
                 // A folder that changed makes `update` walk the vault itself (it sees the folder).
-                report = try indexer.update(changedPaths: paths)
+                report = try indexer.update(changedPaths: changes.paths)
                 if report.walkedVault {
-                    walkReason = folderChanged ? "a folder was created, moved or deleted" : "the changes needed a walk of the vault"
+                    walkReason = changes.folderChanged ? "a folder was created, moved or deleted" : "the changes needed a walk of the vault"
                 }
             }
-            status.set(.watching, indexedAt: Date())
+            loop.failure = nil
+            setStatus(.watching, indexedAt: Date())
             return .batch(WatchBatch(
-                changedPaths: paths.count, walkedVault: report.walkedVault, reason: walkReason,
-                report: report, waitedMilliseconds: (started - batch.firstEventAt).inMilliseconds,
+                changedPaths: changes.paths.count, walkedVault: report.walkedVault, reason: walkReason,
+                report: report, waitedMilliseconds: (started - firstEventAt).inMilliseconds,
                 milliseconds: (clock.now - started).inMilliseconds))
+        } catch VaultError.massRemoval(_, let removing, let indexedFiles) {
+            // The batch's changes are covered by the walk that ends the wait.
+            loop.failure = nil
+            loop.settle(reason: "a change would remove \(removing) of the \(indexedFiles) indexed files")
+            setSettlingStatus(loop)
+            return .settling(removing: removing, indexedFiles: indexedFiles)
         } catch {
-            status.set(.watching, error: "\(error)")
-            return .failed(message: "\(error)", changedPaths: paths.count)
+            loop.fail("\(error)")
+            setStatus(.watching, error: "\(error)")
+            return .failed(message: "\(error)", changedPaths: changes.paths.count)
+        }
+    }
+
+    /// While changes are held back: once the vault has been quiet for `settleInterval` (or after
+    /// `maximumSettleDelay` in any case), walks it. The first walk after a change keeps the removal guard:
+    /// a folder still being copied may have just paused. Refused, it waits for another quiet period, after
+    /// which the walk goes without the guard: the vault is what it is.
+    private func walkIfSettled(_ indexer: Indexer, loop: inout LoopState) -> WatchEvent? {
+        guard let settling = loop.settling else { return nil }
+        let now = ContinuousClock.now
+        let isQuiet = now - settling.lastChangeAt >= options.settleInterval
+        let isOverdue = now - settling.since >= options.maximumSettleDelay
+        guard isQuiet || isOverdue, loop.failure.map({ now >= $0.retryAt }) ?? true else { return nil }
+        let guarded = settling.isGuarded || !isQuiet
+        indexer.options.removalGuardFraction = guarded ? options.removalGuardFraction : nil
+        defer { indexer.options.removalGuardFraction = options.removalGuardFraction }
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            let report = try indexer.run()
+            loop.settling = nil
+            loop.failure = nil
+            setStatus(.watching, indexedAt: Date())
+            return .batch(WatchBatch(
+                changedPaths: 0, walkedVault: true, reason: "\(settling.reason); walked once the vault was quiet", report: report,
+                waitedMilliseconds: (started - settling.since).inMilliseconds, milliseconds: (clock.now - started).inMilliseconds))
+        } catch VaultError.massRemoval(_, let removing, let indexedFiles) {
+            loop.settling?.since = now
+            loop.settling?.lastChangeAt = now
+            loop.settling?.isGuarded = !isQuiet
+            return .settling(removing: removing, indexedFiles: indexedFiles)
+        } catch {
+            loop.fail("\(error)")
+            setSettlingStatus(loop, error: "\(error)")
+            return .failed(message: "\(error)", changedPaths: 0)
         }
     }
 
@@ -166,160 +288,66 @@ public final class VaultWatcher: @unchecked Sendable {
         return options.index.excludedPaths.contains(UnicodeNormalization.nfc(String(decoding: path, as: UTF8.self)))
     }
 
-    private static func takeLock(_ path: String, vault: String) throws(WatchError) -> Int32 {
-        // A vault never indexed has no index folder yet.
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            try? FileManager.default.createDirectory(atPath: String(path[..<slash]), withIntermediateDirectories: true)
-        }
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .lockUnavailable(path: path, reason: String(cString: strerror(errno))) }
-        var attempts = 0
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            if errno == EINTR { continue }
-            // `activeWatcher` probes the lock for an instant (`rhizome status`): try again before giving up.
-            attempts += 1
-            if attempts < 5 {
-                usleep(20_000)
-                continue
-            }
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            close(descriptor)
-            throw .alreadyWatched(vault: vault, lockPath: path, processID: holder)
-        }
-        let pid = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
-        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        return descriptor
+    private func setSettlingStatus(_ loop: LoopState, error: String? = nil) {
+        setStatus(.settling(reason: (loop.settling?.reason ?? "the vault changed") + "; the index catches up once the vault is quiet"), error: error)
+    }
+
+    /// Sets the status, and tells other processes through the watch lock.
+    private func setStatus(_ phase: WatchStatus.Phase, indexedAt: Date? = nil, error: String? = nil) {
+        status.set(phase, indexedAt: indexedAt, error: error)
+        lock.publish(status.snapshot.state)
     }
 }
 
-/// What a watcher reports, one per line of `rhizome watch`'s log.
-public enum WatchEvent: Sendable {
-    /// The first index is done; changes are applied from now on.
-    case ready(IndexReport)
-    case batch(WatchBatch)
-    /// A batch could not be applied; the next one tries again.
-    case failed(message: String, changedPaths: Int)
-    case stopped
-}
-
-/// One applied batch of changes.
-public struct WatchBatch: Sendable, Encodable {
-    /// Distinct paths the file-system events named.
-    public var changedPaths: Int
-    /// Whether the batch needed a walk of the whole vault, and why.
-    public var walkedVault: Bool
-    public var reason: String?
-    public var report: IndexReport
-    /// From the first event of the batch to the start of applying it (the debounce).
-    public var waitedMilliseconds: Double
-    /// Applying it, in one `Indexer` run.
-    public var milliseconds: Double
-}
-
-/// What a watcher is doing, readable from any thread.
-public final class WatchStatus: @unchecked Sendable {
-    public enum Phase: Sendable, Equatable {
-        case starting
-        case indexing(filesDone: Int, filesTotal: Int)
-        case watching
-        case stopped
+/// What `VaultWatcher.run` waits for between batches: a failed batch's retry, a vault to settle.
+private struct LoopState {
+    struct Failure {
+        var message: String
+        var retryAfter: Duration
+        var retryAt: ContinuousClock.Instant
     }
 
-    public struct Snapshot: Sendable {
-        public var phase: Phase
-        /// When the index last caught up with the vault.
-        public var indexedAt: Date?
-        public var lastError: String?
+    struct Settling {
+        var reason: String
+        /// When the wait began (for `maximumSettleDelay`).
+        var since: ContinuousClock.Instant
+        var lastChangeAt: ContinuousClock.Instant
+        /// Whether the walk that ends the wait keeps the removal guard.
+        var isGuarded = true
     }
 
-    private let lock = NSLock()
-    private var current = Snapshot(phase: .starting, indexedAt: nil, lastError: nil)
+    var failure: Failure?
+    var settling: Settling?
 
-    public init() {}
-
-    public var snapshot: Snapshot {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+    var isRetryDue: Bool {
+        failure.map { ContinuousClock.now >= $0.retryAt } ?? false
     }
 
-    /// Records why the watcher stopped working (its `run()` threw).
-    public func fail(_ error: String) {
-        set(.stopped, error: error)
+    /// Retries after 0.5 s, then twice as long each time, at most 30 s.
+    mutating func fail(_ message: String) {
+        let retryAfter = min((failure?.retryAfter ?? .milliseconds(250)) * 2, .seconds(30))
+        failure = Failure(message: message, retryAfter: retryAfter, retryAt: .now + retryAfter)
     }
 
-    func set(_ phase: Phase, indexedAt: Date? = nil, error: String? = nil) {
-        lock.lock()
-        defer { lock.unlock() }
-        current.phase = phase
-        if let indexedAt {
-            current.indexedAt = indexedAt
-            current.lastError = nil
-        }
-        if let error { current.lastError = error }
-    }
-}
-
-/// File-system changes waiting to be applied, grouped into bursts.
-final class ChangeQueue: @unchecked Sendable {
-    struct Batch {
-        var changes: [FileSystemChange]
-        var firstEventAt: ContinuousClock.Instant
+    /// Holds changes back until the vault is quiet.
+    mutating func settle(reason: String) {
+        let now = ContinuousClock.now
+        settling = Settling(reason: reason, since: now, lastChangeAt: now)
     }
 
-    private let condition = NSCondition()
-    private var pending: [FileSystemChange] = []
-    private var firstEventAt: ContinuousClock.Instant?
-    private var lastEventAt: ContinuousClock.Instant?
-    private var isClosed = false
-    private let clock = ContinuousClock()
-
-    func append(_ changes: [FileSystemChange]) {
-        condition.lock()
-        defer { condition.unlock() }
-        let now = clock.now
-        pending += changes
-        if firstEventAt == nil { firstEventAt = now }
-        lastEventAt = now
-        condition.broadcast()
+    /// A change while settling: the quiet period starts again, and the walk keeps the guard.
+    mutating func noteChange() {
+        settling?.lastChangeAt = .now
+        settling?.isGuarded = true
     }
 
-    func close() {
-        condition.lock()
-        defer { condition.unlock() }
-        isClosed = true
-        condition.broadcast()
+    /// How long the queue may wait for events before the loop looks again: at the vault path, at a retry
+    /// that is due, at a vault that may have settled.
+    func idleWait(_ options: VaultWatcher.Options) -> Duration {
+        let now = ContinuousClock.now
+        var wait = options.vaultCheckInterval
+        if let failure { wait = min(wait, failure.retryAt - now) }
+        if let settling { wait = min(wait, settling.lastChangeAt + options.settleInterval - now) }
+        return max(wait, .milliseconds(1))
     }
-
-    /// Waits for a burst to end (quiet for `debounce`, or `maximumDelay` after its first event); nil once
-    /// closed. With `idleLimit`, an empty batch when nothing happened for that long.
-    func nextBatch(debounce: Duration, maximumDelay: Duration, orAfter idleLimit: Duration? = nil) -> Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        let idleDeadline = idleLimit.map { clock.now + $0 }
-        while true {
-            if isClosed { return nil }
-            if let first = firstEventAt, let last = lastEventAt {
-                let now = clock.now
-                let quietUntil = last + debounce
-                let deadline = first + maximumDelay
-                if now >= quietUntil || now >= deadline {
-                    let batch = Batch(changes: pending, firstEventAt: first)
-                    pending = []
-                    firstEventAt = nil
-                    lastEventAt = nil
-                    return batch
-                }
-                _ = condition.wait(until: Date() + (min(quietUntil, deadline) - now).inSeconds)
-            } else if let idleDeadline {
-                let now = clock.now
-                if now >= idleDeadline { return Batch(changes: [], firstEventAt: now) }
-                _ = condition.wait(until: Date() + (idleDeadline - now).inSeconds)
-            } else {
-                condition.wait()
-            }
-        }
-    }
-
 }

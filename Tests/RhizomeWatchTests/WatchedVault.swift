@@ -24,13 +24,15 @@ final class WatchedVault: @unchecked Sendable {
     /// Takes the watch lock (throws `WatchError.alreadyWatched` like `VaultWatcher.init`); `start()` runs it.
     init(
         _ vault: TemporaryVault, debounce: Duration = .milliseconds(15), maximumDelay: Duration = .seconds(1),
-        index: IndexOptions = IndexOptions(), databasePath: String? = nil, onLog: (@Sendable (WatchEvent) -> Void)? = nil
+        index: IndexOptions = IndexOptions(), databasePath: String? = nil, onLog: (@Sendable (WatchEvent) -> Void)? = nil,
+        configure: (inout VaultWatcher.Options) -> Void = { _ in }
     ) throws {
         self.vault = vault
         var options = VaultWatcher.Options()
         options.debounce = debounce
         options.maximumDelay = maximumDelay
         options.index = index
+        configure(&options)
         watcher = try VaultWatcher(vaultPath: vault.path, databasePath: databasePath ?? vault.databasePath, options: options)
         self.onLog = onLog
     }
@@ -68,8 +70,11 @@ final class WatchedVault: @unchecked Sendable {
 
     /// Starts the watcher and waits for its first index (`.ready`).
     @discardableResult
-    static func started(_ vault: TemporaryVault, debounce: Duration = .milliseconds(15), index: IndexOptions = IndexOptions()) throws -> WatchedVault {
-        let watched = try WatchedVault(vault, debounce: debounce, index: index)
+    static func started(
+        _ vault: TemporaryVault, debounce: Duration = .milliseconds(15), index: IndexOptions = IndexOptions(),
+        configure: (inout VaultWatcher.Options) -> Void = { _ in }
+    ) throws -> WatchedVault {
+        let watched = try WatchedVault(vault, debounce: debounce, index: index, configure: configure)
         watched.start()
         try watched.waitUntilReady()
         return watched

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import RhizomeCore
 import RhizomeStore
@@ -8,19 +9,24 @@ struct StatusCommand: RhizomeSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Check the vault: index freshness, linked projects (agents, skills, broken links), ~/.claude links, schema findings.",
-        discussion: "Exit status 1 when a link is broken.")
+        discussion: "Exit status 1 when a link is broken, or when the vault folder is missing (the index is then reported as it is).")
 
     @OptionGroup var global: GlobalOptions
 
     func execute(in context: CommandContext) throws -> ExitStatus {
-        let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
+        let vault: String
+        do {
+            vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
+        } catch {
+            guard case .missingFolder(let path) = error else { throw error }
+            return reportMissingVault(path, context: context)
+        }
         let linker = try ClaudeLinking.linker(vault: vault, context: context)
         let layout = linker.layout
         let databasePath = try VaultSession.locate(global, context: context).database
 
         var report = Report(vault: vault, database: databasePath)
-        let watcher = VaultWatcher.activeWatcher(databasePath: databasePath)
-        report.watcher = WatcherStatus(watched: watcher.isWatched, processID: watcher.processID)
+        report.watcher = WatcherStatus(VaultWatcher.activeWatcher(databasePath: databasePath))
         // The index as it is (status never refreshes it: it reports).
         if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
             report.index = try store.freshness(vaultRoot: vault)
@@ -59,9 +65,7 @@ struct StatusCommand: RhizomeSubcommand {
             context.print("Vault \(vault)")
             if let index = report.index {
                 context.print("  index: \(index.isFresh ? "up to date" : "\(index.staleFiles) file\(index.staleFiles == 1 ? "" : "s") changed since") (last run \(index.lastIndexedAt ?? "unknown"))")
-                if report.watcher.watched {
-                    context.print("  watched by \(report.watcher.processID.map { "process \($0)" } ?? "another process") (`rhizome watch` or `rhizome mcp`): kept current as files change")
-                }
+                if let line = report.watcher.line { context.print("  " + line) }
             } else {
                 context.print("  index: not built yet (run `rhizome index`)")
             }
@@ -81,6 +85,34 @@ struct StatusCommand: RhizomeSubcommand {
             ClaudeLinking.printBroken(broken, context: context)
         }
         return broken.isEmpty ? .success : .problemsFound
+    }
+
+    /// The vault path leads nowhere: say so, with what the index and its watcher say (a watcher keeps the
+    /// index as it was until the folder is back). Nothing else can be checked.
+    private func reportMissingVault(_ vault: String, context: CommandContext) -> ExitStatus {
+        // As `VaultSession.locate` finds it, which needs the folder.
+        let databasePath = global.db.map { path -> String in
+            if path.hasPrefix("/") { return path }
+            if path.hasPrefix("~/"), let home = context.environment["HOME"] { return home + path.dropFirst() }
+            return URL(fileURLWithPath: context.currentDirectory).appendingPathComponent(path).standardizedFileURL.path
+        } ?? IndexLocation.defaultDatabasePath(forVault: vault, environment: context.environment)
+        var report = Report(vault: vault, database: databasePath)
+        report.vaultMissing = true
+        report.healthy = false
+        report.watcher = WatcherStatus(VaultWatcher.activeWatcher(databasePath: databasePath))
+        if global.json {
+            printJSON(report, vault: vault, context: context)
+            return .problemsFound
+        }
+        context.print("Vault \(vault)")
+        context.print("  missing: there is no folder at this path (deleted, moved away or unmounted)")
+        if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
+            context.print("  index: kept as it was (last run \(store.lastIndexedAt ?? "unknown"))")
+        } else {
+            context.print("  index: not built yet")
+        }
+        if let line = report.watcher.line { context.print("  " + line) }
+        return .problemsFound
     }
 
     struct ProjectStatus: Encodable {
@@ -103,18 +135,38 @@ struct StatusCommand: RhizomeSubcommand {
         var plansLink = "missing"
     }
 
-    /// `processID` is null when no watcher runs (or it did not leave its process id).
+    /// `processID` is null when no watcher runs (or it did not leave its process id); `state` is how current
+    /// it keeps the index (`current`, `behind`, `settling`, `vault-missing`, `indexing`, `starting`, `stopped`),
+    /// null when none runs (or it does not say).
     struct WatcherStatus: Encodable {
         var watched: Bool
         var processID: Int32?
+        var state: WatchStatus.State?
+
+        init(_ watcher: ActiveWatcher) {
+            (watched, processID, state) = (watcher.isWatched, watcher.processID, watcher.state)
+        }
+
+        /// The line `rhizome status` prints, when a watcher runs.
+        var line: String? {
+            guard watched else { return nil }
+            let who = "watched by \(processID.map { "process \($0)" } ?? "another process") (`rhizome watch` or `rhizome mcp`)"
+            switch state {
+            case .current?, nil: return who + ": kept current as files change"
+            case .starting?, .indexing?: return who + ": bringing the index up to date"
+            case .stopped?: return who + ": stopping"
+            case let state?: return who + ", but not current: " + (state.reason ?? state.rawValue)
+            }
+        }
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(watched, forKey: .watched)
             try container.encode(processID, forKey: .processID)
+            try container.encode(state?.rawValue, forKey: .state)
         }
 
-        private enum CodingKeys: String, CodingKey { case watched, processID }
+        private enum CodingKeys: String, CodingKey { case watched, processID, state }
     }
 
     struct SchemaSummary: Encodable {
@@ -133,7 +185,9 @@ struct StatusCommand: RhizomeSubcommand {
         var broken: [LinkedItem] = []
         var healthy = true
         /// Whether `rhizome watch` or `rhizome mcp` keeps this index current.
-        var watcher = WatcherStatus(watched: false, processID: nil)
+        var watcher = WatcherStatus(ActiveWatcher(isWatched: false))
+        /// The vault path leads to no folder (deleted, moved away, unmounted); `index` and `schemaFindings` are then left out.
+        var vaultMissing = false
 
         init(vault: String, database: String) {
             self.vault = vault

@@ -20,7 +20,10 @@ struct WatchCommand: RhizomeSubcommand {
             atomic saves, renames, moved and deleted folders, git checkouts (coalesced into one batch), and edits \
             to the targets of symlinks made by `rhizome link`. Any number of other rhizome commands may query \
             meanwhile; a second watcher of the same index is refused. With --json each line is a JSON envelope \
-            whose data.event is ready, batch, failed or stopped.
+            whose data.event is ready, batch, failed, vault-missing, vault-replaced, settling or stopped.
+
+            It follows the vault path: a vault folder deleted or moved away leaves the index as it was until a \
+            folder is back; a folder copied, moved or linked into its place is watched and walked once quiet.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -70,6 +73,8 @@ struct WatchLogPrinter: Sendable {
             for finding in report.findings.prefix(20) { context.printError(finding.diagnosticDescription) }
         case .failed(let message, let changedPaths):
             context.printError("\(time)  error: \(changedPaths) changed path\(changedPaths == 1 ? "" : "s") not applied: \(message). The next change tries again.")
+        case .vaultMissing, .vaultReplaced, .settling:
+            context.printError("\(time)  \(event.notice ?? "")")
         case .stopped:
             context.printError("\(time)  stopped")
         }
@@ -129,6 +134,15 @@ struct WatchLogLine: Encodable {
             self.event = "failed"
             self.changedPaths = changedPaths
             self.message = message
+        case .vaultMissing:
+            self.event = "vault-missing"
+            message = event.notice
+        case .vaultReplaced:
+            self.event = "vault-replaced"
+            message = event.notice
+        case .settling:
+            self.event = "settling"
+            message = event.notice
         case .stopped:
             self.event = "stopped"
         }
