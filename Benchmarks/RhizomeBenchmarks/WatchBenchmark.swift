@@ -11,7 +11,8 @@ import Darwin
 /// `rhizome-benchmark --watch N`: a watcher (`VaultWatcher`, default options) on the N-note vault; 200 saves
 /// of different notes, each appending a unique word; for each, the time from the write returning to a
 /// full-text query on a separate read-only connection finding that word. Then the watcher's CPU use while
-/// idle (5 s) and its resident memory.
+/// idle (5 s) and its resident memory. Last, the vault folder replaced by a copy (`mv V V.moved`, then
+/// `cp -a` or `cp -r` back): from the copy's end to a query finding a word only the copy has.
 struct WatchBenchmark {
     let noteCount: Int
     let workRoot: String
@@ -77,8 +78,42 @@ struct WatchBenchmark {
         let idle = (clock.now - idleStart).inMilliseconds / 1000
         print(String(format: "  %-44@ %.2f%% of one core (%.3f s CPU in %.1f s)", "watcher idle CPU" as NSString, cpu / idle * 100, cpu, idle))
         print(String(format: "  %-44@ %.0f MB now · %.0f MB peak", "resident memory (watcher + reader)" as NSString, Measurements.currentResidentMegabytes(), Measurements.peakResidentMegabytes()))
+        for copyFlag in ["-a", "-r"] {
+            try measureReplacement(vault: vault, copyFlag: copyFlag, word: "replaced\(runID)x\(copyFlag.dropFirst())", reader: reader,
+                                   note: generator.relativePath(ofNote: 1))
+        }
         watcher.stop()
         finished.wait()
+    }
+
+    /// Moves the vault folder away, edits a note in it, copies it back with `cp copyFlag` (`-a` keeps the
+    /// files' times: the walk compares them; `-r` does not: every file is read again), and times from the
+    /// copy's end to the index having the edit. The settle interval (1 s) is most of it by design.
+    private func measureReplacement(vault: URL, copyFlag: String, word: String, reader: IndexStore, note: String) throws {
+        let clock = ContinuousClock()
+        let moved = vault.appendingPathExtension("moved")
+        try? FileManager.default.removeItem(at: moved)
+        try FileManager.default.moveItem(at: vault, to: moved)
+        let movedNote = moved.appendingPathComponent(note)
+        let original = try Data(contentsOf: movedNote)
+        try (original + Data("\nOnly the copy has \(word).\n".utf8)).write(to: movedNote)
+        let copyStarted = clock.now
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = [copyFlag, moved.path, vault.path]
+        try copy.run()
+        copy.waitUntilExit()
+        let copied = clock.now
+        while try reader.search(word, limit: 1).isEmpty {
+            if clock.now - copied > .seconds(30) { throw BenchmarkError.changeNeverSeen("\(vault.path) copied back with cp \(copyFlag)") }
+            usleep(1_000)
+        }
+        print(String(format: "  %-44@ %.0f ms (the copy took %.0f ms)", "vault folder replaced (cp \(copyFlag)) → current" as NSString,
+                     (clock.now - copied).inMilliseconds, (copied - copyStarted).inMilliseconds))
+        // Leave the vault as generated (the watcher applies that too), and quiet before what comes next.
+        try original.write(to: vault.appendingPathComponent(note))
+        try FileManager.default.removeItem(at: moved)
+        usleep(1_500_000)
     }
 
     enum BenchmarkError: Error {
