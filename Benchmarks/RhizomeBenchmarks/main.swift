@@ -7,6 +7,7 @@
 ///     swift run -c release rhizome-benchmark --dataview 10000 --query 2   # one of its queries
 ///     swift run -c release rhizome-benchmark --cold 10000 [--full-text] [--report-rss]   # one cold index, to profile
 ///     swift run -c release rhizome-benchmark --parse 10000   # parsing and resolving alone, one thread, to profile
+///     swift run -c release rhizome-benchmark --move 10000 [--repeat 3]   # link-safe mv of a hub note and a folder, undo
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -58,6 +59,11 @@ if let size = value(of: "--parse").flatMap(Int.init) {
 
 if let single = value(of: "--single").flatMap(Int.init) {
     runMode("benchmark") { try BenchmarkRun(noteCount: single, workRoot: workRoot).run() }
+}
+
+// `--move N`: link-safe moves through the operations layer.
+if let size = value(of: "--move").flatMap(Int.init) {
+    runMode("move benchmark") { try MoveBenchmark(noteCount: size, workRoot: workRoot, rounds: value(of: "--repeat").flatMap(Int.init) ?? 3).run() }
 }
 
 // `--dataview N`: Dataview query latency on an indexed vault.

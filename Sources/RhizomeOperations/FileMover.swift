@@ -55,7 +55,7 @@ enum FileMover {
         }
     }
 
-    private static func syncFolder(_ path: String) {
+    static func syncFolder(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)

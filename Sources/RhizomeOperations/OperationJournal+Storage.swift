@@ -45,23 +45,43 @@ extension OperationJournal {
         close(descriptor)
     }
 
-    @discardableResult
-    func storeBlob(_ bytes: [UInt8]) throws(EditError) -> VaultOperation.FileState {
-        let state = VaultOperation.FileState(bytes: bytes)
-        let path = blobFolder + "/" + state.blobName
-        if let existing = FileManager.default.contents(atPath: path), existing.count == bytes.count { return state }
+    /// Stores an operation's contents (every `before` and `after` of its steps) in one pack file, flushed
+    /// to disk before it returns: `<hash>-<size>` and a newline, then the bytes, for each content. One file
+    /// and one flush per operation, however many files it rewrites.
+    func storePack(_ contents: [[UInt8]], for operation: VaultOperation) throws(EditError) -> [String: [UInt8]] {
+        var blobs: [String: [UInt8]] = [:]
+        var pack: [UInt8] = []
+        for bytes in contents {
+            let name = VaultOperation.FileState(bytes: bytes).blobName
+            guard blobs[name] == nil else { continue }
+            blobs[name] = bytes
+            pack += Array((name + "\n").utf8) + bytes
+        }
+        guard !pack.isEmpty else { return blobs }
         try FileMover.makeFolders(blobFolder, displayPath: blobFolder)
-        try writeDurably(bytes, to: path)
-        return state
+        try writeDurably(pack, to: packPath(of: operation.id))
+        return blobs
     }
 
-    func blob(_ state: VaultOperation.FileState) throws(EditError) -> [UInt8] {
-        let path = blobFolder + "/" + state.blobName
-        guard let data = FileManager.default.contents(atPath: path), VaultOperation.FileState(bytes: Array(data)) == state else {
-            throw .io(path: path, operation: "read the journal's copy", reason: "it is missing or damaged")
+    /// The contents an operation's steps need: its own pack (`includingOwn`), and for an undo the pack of
+    /// what it reverses.
+    func blobs(for operation: VaultOperation, includingOwn: Bool = true) -> [String: [UInt8]] {
+        var blobs: [String: [UInt8]] = [:]
+        for id in [includingOwn ? operation.id : nil, operation.undoes].compactMap({ $0 }) {
+            guard let data = FileManager.default.contents(atPath: packPath(of: id)) else { continue }
+            let bytes = Array(data)
+            var index = 0
+            while index < bytes.count, let newline = bytes[index...].firstIndex(of: 0x0A) {
+                let name = String(decoding: bytes[index..<newline], as: UTF8.self)
+                guard let size = name.split(separator: "-").last.flatMap({ Int($0) }), newline + 1 + size <= bytes.count else { break }
+                blobs[name] = Array(bytes[(newline + 1)..<(newline + 1 + size)])
+                index = newline + 1 + size
+            }
         }
-        return Array(data)
+        return blobs
     }
+
+    func packPath(of id: String) -> String { blobFolder + "/" + id + ".pack" }
 
     func writeRecord(_ operation: VaultOperation, to path: String) throws(EditError) {
         let encoder = JSONEncoder()
@@ -75,29 +95,20 @@ extension OperationJournal {
 
     func historyPath(of operation: VaultOperation) -> String { historyFolder + "/" + operation.id + ".json" }
 
-    /// Keeps the newest `historyLimit` records and the blobs they (and a pending change) name.
+    /// Keeps the newest `historyLimit` records and their packs.
     func pruneHistory() {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: historyFolder)) ?? []).filter { $0.hasSuffix(".json") }.sorted(by: >)
         guard names.count > historyLimit else { return }
-        for name in names.dropFirst(historyLimit) { removeFile(historyFolder + "/" + name) }
-        var kept = Set<String>()
-        for operation in history() {
-            for step in operation.steps {
-                if case .write(_, let before, let after) = step {
-                    kept.insert(after.blobName)
-                    if let before { kept.insert(before.blobName) }
-                }
-            }
-        }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: blobFolder)) ?? [] where !kept.contains(name) {
-            removeFile(blobFolder + "/" + name)
+        for name in names.dropFirst(historyLimit) {
+            removeFile(historyFolder + "/" + name)
+            removeFile(packPath(of: String(name.dropLast(".json".count))))
         }
     }
 
     func removeFile(_ path: String) { unlink(path) }
 
     /// Temporary file, flush, rename, flush the folder: the journal's own files survive a crash whole.
-    private func writeDurably(_ bytes: [UInt8], to path: String) throws(EditError) {
+    private func writeDurably(_ bytes: [UInt8], to path: String, flush: Bool = true) throws(EditError) {
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .io(path: path, operation: "write", reason: String(cString: strerror(errno))) }
@@ -112,12 +123,13 @@ extension OperationJournal {
             }
             written += count
         }
-        fsync(descriptor)
+        if flush { fsync(descriptor) }
         close(descriptor)
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
             throw .io(path: path, operation: "write", reason: String(cString: strerror(errno)))
         }
+        guard flush else { return }
         let folderDescriptor = open(VaultPathOnDisk.folder(of: path), O_RDONLY | O_CLOEXEC)
         if folderDescriptor >= 0 {
             fsync(folderDescriptor)

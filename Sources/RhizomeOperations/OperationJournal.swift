@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import RhizomeCore
 #if canImport(Glibc)
@@ -45,18 +46,14 @@ public final class OperationJournal: Sendable {
         let descriptor = try lock()
         defer { unlock(descriptor) }
         try recoverLocked()
-        for bytes in contents { try storeBlob(bytes) }
+        let blobs = try storePack(contents, for: operation).merging(self.blobs(for: operation, includingOwn: false)) { mine, _ in mine }
         try writeRecord(operation, to: pendingPath)
         CrashPoint.hit()
         var done = 0
         do throws(EditError) {
-            for (index, step) in operation.steps.enumerated() {
-                try execute(step, index: index, operation: operation)
-                done += 1
-                CrashPoint.hit()
-            }
+            try executeSteps(of: operation, from: 0, done: &done, blobs: blobs)
         } catch {
-            rollBack(operation, stepsDone: done)
+            rollBack(operation, stepsDone: done, blobs: blobs)
             removeFile(pendingPath)
             throw error
         }
@@ -90,25 +87,22 @@ public final class OperationJournal: Sendable {
             return nil
         }
         removeTemporaryFiles(of: operation)
+        let blobs = self.blobs(for: operation)
+        // Steps are done in order: the done ones first, then none. A step changed by someone else, or one
+        // that cannot be done now, reverses what was done.
         var done = 0
-        for (index, step) in operation.steps.enumerated() {
-            switch status(of: step) {
-            case .done:
-                done += 1
-            case .notDone:
-                do {
-                    try execute(step, index: index, operation: operation)
-                    done += 1
-                } catch {
-                    rollBack(operation, stepsDone: done)
-                    removeFile(pendingPath)
-                    return RecoveryReport(operation: operation, completed: false, conflict: error.description)
-                }
-            case .conflict(let path):
-                rollBack(operation, stepsDone: done)
-                removeFile(pendingPath)
-                return RecoveryReport(operation: operation, completed: false, conflict: "\(path) was changed by something else meanwhile")
-            }
+        while done < operation.steps.count, status(of: operation.steps[done]) == .done { done += 1 }
+        if done < operation.steps.count, case .conflict(let path) = status(of: operation.steps[done]) {
+            rollBack(operation, stepsDone: done, blobs: blobs)
+            removeFile(pendingPath)
+            return RecoveryReport(operation: operation, completed: false, conflict: "\(path) was changed by something else meanwhile")
+        }
+        do throws(EditError) {
+            try executeSteps(of: operation, from: done, done: &done, blobs: blobs)
+        } catch {
+            rollBack(operation, stepsDone: done, blobs: blobs)
+            removeFile(pendingPath)
+            return RecoveryReport(operation: operation, completed: false, conflict: error.description)
         }
         try finish(operation)
         return RecoveryReport(operation: operation, completed: true, conflict: nil)
@@ -129,10 +123,10 @@ public final class OperationJournal: Sendable {
 
     /// Reverses the first `stepsDone` steps, last first, each only where its file is still as the step
     /// left it. Best effort: it runs after a failure.
-    private func rollBack(_ operation: VaultOperation, stepsDone: Int) {
+    private func rollBack(_ operation: VaultOperation, stepsDone: Int, blobs: [String: [UInt8]]) {
         for index in (0..<stepsDone).reversed() {
             guard let reverse = operation.steps[index].reversed, case .notDone = status(of: reverse) else { continue }
-            try? execute(reverse, index: operation.steps.count + index, operation: operation)
+            try? execute(reverse, index: operation.steps.count + index, operation: operation, blobs: blobs)
         }
         removeTemporaryFiles(of: operation)
         removeEmptyFolders(operation.createdFolders ?? [])
@@ -180,17 +174,104 @@ public final class OperationJournal: Sendable {
         }
     }
 
+    /// Runs the steps from `start` on, counting those done. Consecutive rewrites go as one batch: every
+    /// temporary file is written, the file system flushed once, then each is renamed into place (checked
+    /// against its expected content just before), rather than two flushes per file.
+    func executeSteps(of operation: VaultOperation, from start: Int, done: inout Int, blobs: [String: [UInt8]]) throws(EditError) {
+        var index = start
+        while index < operation.steps.count {
+            var batchEnd = index
+            while batchEnd < operation.steps.count, case .write(_, .some, _) = operation.steps[batchEnd] { batchEnd += 1 }
+            if batchEnd - index > 1 {
+                try executeRewrites(of: operation, in: index..<batchEnd, done: &done, blobs: blobs)
+                index = batchEnd
+                continue
+            }
+            if status(of: operation.steps[index]) != .done { try execute(operation.steps[index], index: index, operation: operation, blobs: blobs) }
+            done += 1
+            CrashPoint.hit()
+            index += 1
+        }
+    }
+
+    private func executeRewrites(of operation: VaultOperation, in range: Range<Int>, done: inout Int, blobs: [String: [UInt8]]) throws(EditError) {
+        // Steps a recovery finds done already are skipped; the others are written to temporary files first.
+        let pending = range.filter { status(of: operation.steps[$0]) != .done }
+        let prepared = PreparedRewrites(count: pending.count)
+        defer { prepared.discardUncommitted() }
+        // Written by two threads; made durable by one flush of the file system where there is one (Linux),
+        // else each as it is written (a 1,000-file rewrite here: an fsync per file 1.9 s, 0.6 s on eight
+        // threads, one syncfs about 0.1 s).
+        let flushEach = !AtomicFileWriter.canFlushFileSystem
+        let workers = min(flushEach ? 8 : 2, pending.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var position = worker
+            while position < pending.count {
+                let index = pending[position]
+                guard case .write(let path, let before?, let after) = operation.steps[index] else { position += workers; continue }
+                do {
+                    let replacement = try AtomicFileWriter.prepareReplacement(
+                        absolute(path), with: try Self.blob(after, in: blobs), temporaryName: Self.temporaryName(operation: operation.id, step: index),
+                        flush: flushEach)
+                    prepared.set(position, .success((replacement, try Self.blob(before, in: blobs))))
+                } catch let error as EditError {
+                    prepared.set(position, .failure(error))
+                } catch let error as FileWriteError {
+                    prepared.set(position, .failure(Self.editError(error, path: path)))
+                } catch {
+                    prepared.set(position, .failure(.io(path: path, operation: "write", reason: "\(error)")))
+                }
+                position += workers
+            }
+        }
+        if let failure = prepared.firstFailure { throw failure }
+        if !flushEach {
+            do throws(FileWriteError) {
+                try AtomicFileWriter.flushFileSystem(containing: vaultPath)
+            } catch {
+                throw Self.editError(error, path: vaultPath)
+            }
+        }
+        // Then each goes in place, in the order of the steps, checked against its expected content just before.
+        var committedFolders = Set<String>()
+        var position = 0
+        for index in range {
+            if position < pending.count, pending[position] == index {
+                guard case .write(let path, _, _) = operation.steps[index], let (replacement, before) = prepared.take(position) else { continue }
+                do throws(FileWriteError) {
+                    try AtomicFileWriter.commit(replacement, expecting: before)
+                } catch {
+                    throw Self.editError(error, path: path)
+                }
+                committedFolders.insert(VaultPathOnDisk.folder(of: replacement.target))
+                position += 1
+            }
+            done += 1
+            CrashPoint.hit()
+        }
+        // The renames are durable once their folders are: each folder once, not once per file.
+        for folder in committedFolders { FileMover.syncFolder(folder) }
+    }
+
+    static func editError(_ error: FileWriteError, path: String) -> EditError {
+        switch error {
+        case .changedOnDisk, .alreadyExists: return .changedSincePlanned(path: path)
+        case .refused(_, let reason): return .refused(path: path, reason: reason)
+        case .io(_, let operation, let reason): return .io(path: path, operation: operation, reason: reason)
+        }
+    }
+
     /// Applies one step that is not done yet; `index` names its temporary file.
-    func execute(_ step: VaultOperation.Step, index: Int, operation: VaultOperation) throws(EditError) {
+    func execute(_ step: VaultOperation.Step, index: Int, operation: VaultOperation, blobs: [String: [UInt8]]) throws(EditError) {
         switch step {
         case .move(let from, let to):
             if status(of: step) == .done { return }
             try FileMover.move(absolute(from), to: absolute(to), displayPath: to)
         case .write(let path, let before, let after):
             let target = absolute(path)
-            let bytes = try blob(after)
+            let bytes = try Self.blob(after, in: blobs)
             let temporaryName = Self.temporaryName(operation: operation.id, step: index)
-            let beforeBytes = try before.map { state throws(EditError) in try blob(state) }
+            let beforeBytes = try before.map { state throws(EditError) in try Self.blob(state, in: blobs) }
             do throws(FileWriteError) {
                 if let beforeBytes {
                     try AtomicFileWriter.replace(target, expecting: beforeBytes, with: bytes, temporaryName: temporaryName)
@@ -205,6 +286,13 @@ public final class OperationJournal: Sendable {
                 }
             }
         }
+    }
+
+    static func blob(_ state: VaultOperation.FileState, in blobs: [String: [UInt8]]) throws(EditError) -> [UInt8] {
+        guard let bytes = blobs[state.blobName] else {
+            throw .io(path: state.blobName, operation: "find the journal's copy of", reason: "it is missing from the journal")
+        }
+        return bytes
     }
 
     static func temporaryName(operation id: String, step: Int) -> String { ".rhizome-op-\(id)-\(step).tmp" }
@@ -231,3 +319,42 @@ public final class OperationJournal: Sendable {
     }
 }
 
+
+/// The temporary files of a batch of rewrites, filled in by several threads, then committed one by one.
+private final class PreparedRewrites: @unchecked Sendable {
+    typealias Item = (replacement: AtomicFileWriter.PreparedReplacement, before: [UInt8])
+    private let lock = NSLock()
+    private var items: [Result<Item, EditError>?]
+
+    init(count: Int) { items = Array(repeating: nil, count: count) }
+
+    func set(_ position: Int, _ result: Result<Item, EditError>) {
+        lock.lock()
+        defer { lock.unlock() }
+        items[position] = result
+    }
+
+    var firstFailure: EditError? {
+        lock.lock()
+        defer { lock.unlock() }
+        for case .failure(let error)? in items { return error }
+        return nil
+    }
+
+    /// The prepared file at `position`, no longer discarded at the end.
+    func take(_ position: Int) -> Item? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard case .success(let item)? = items[position] else { return nil }
+        items[position] = nil
+        return item
+    }
+
+    /// Removes the temporary files that were not committed (after a failure).
+    func discardUncommitted() {
+        lock.lock()
+        defer { lock.unlock() }
+        for case .success(let item)? in items { AtomicFileWriter.discard(item.replacement) }
+        items = items.map { _ in nil }
+    }
+}

@@ -39,7 +39,7 @@ extension VaultEditor {
     @discardableResult
     public func apply(_ plan: UndoPlan) throws -> VaultOperation {
         let applied = try journal.apply(plan.operation, contents: [])
-        try reindex()
+        try reindex(applied)
         return applied
     }
 }

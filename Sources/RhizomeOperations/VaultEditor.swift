@@ -105,13 +105,21 @@ public struct VaultEditor {
     @discardableResult
     public func apply(_ plan: MovePlan) throws -> VaultOperation {
         let applied = try journal.apply(plan.operation, contents: plan.contents)
-        try reindex()
+        try reindex(applied)
         return applied
     }
 
-    /// Re-indexes after a change (a walk: moves add and remove paths).
-    public func reindex() throws {
-        _ = try Indexer(store: store, vaultRoot: vaultPath, options: indexOptions).run()
+    /// Re-indexes after a change: the paths its steps touched, as a watcher reports changes (the
+    /// indexer walks the vault itself when a folder moved).
+    public func reindex(_ operation: VaultOperation) throws {
+        var paths: [[UInt8]] = []
+        for step in operation.steps {
+            switch step {
+            case .move(let from, let to): paths += [Array(from.utf8), Array(to.utf8)]
+            case .write(let path, _, _): paths.append(Array(path.utf8))
+            }
+        }
+        _ = try Indexer(store: store, vaultRoot: vaultPath, options: indexOptions).update(changedPaths: paths)
     }
 
     // MARK: Helpers

@@ -25,6 +25,25 @@ public enum AtomicFileWriter {
     public static func replace(
         _ path: String, expecting currentBytes: [UInt8], with newBytes: [UInt8], temporaryName: String? = nil
     ) throws(FileWriteError) {
+        let prepared = try prepareReplacement(path, with: newBytes, temporaryName: temporaryName, flush: true)
+        try commit(prepared, expecting: currentBytes)
+        syncDirectory(of: prepared.target)
+    }
+
+    /// A replacement written to its temporary file, not yet in place (`commit` or `discard` it).
+    public struct PreparedReplacement: Sendable {
+        public let path: String
+        /// The file that is replaced (a symlink's target, resolved).
+        public let target: String
+        public let temporary: String
+    }
+
+    /// The first half of `replace`, for a caller that writes many files: the new bytes go to a temporary
+    /// file beside the target, with the file's permission bits and owner. Without `flush` the caller must
+    /// make them durable before committing (`flushFileSystem`, once for the whole batch).
+    public static func prepareReplacement(
+        _ path: String, with newBytes: [UInt8], temporaryName: String? = nil, flush: Bool
+    ) throws(FileWriteError) -> PreparedReplacement {
         let target = try resolvedTarget(path)
         var status = stat()
         guard stat(target, &status) == 0 else {
@@ -32,26 +51,56 @@ public enum AtomicFileWriter {
             throw .io(path: path, operation: "read the attributes of", reason: errnoDescription())
         }
         try checkReplaceable(status, path: path)
-        let temporary = try writeTemporaryFile(besides: target, named: temporaryName, bytes: newBytes, mode: status.st_mode & 0o7777) { descriptor in
+        let temporary = try writeTemporaryFile(besides: target, named: temporaryName, bytes: newBytes, mode: status.st_mode & 0o7777, flush: flush) { descriptor in
             _ = fchown(descriptor, status.st_uid, status.st_gid)  // only root may give files away; a failure is fine
         }
         #if canImport(Darwin)
         // Extended attributes (Finder tags) and ACLs belong to the note, not to its bytes.
         _ = copyfile(target, temporary, nil, copyfile_flags_t(COPYFILE_XATTR | COPYFILE_ACL))
         #endif
+        return PreparedReplacement(path: path, target: target, temporary: temporary)
+    }
+
+    /// The second half of `replace`: puts the prepared file in place if the target still holds
+    /// `currentBytes`; otherwise removes the temporary file and throws `.changedOnDisk`. The folder is not
+    /// synced (`replace` does; a batch syncs once at the end).
+    public static func commit(_ prepared: PreparedReplacement, expecting currentBytes: [UInt8]) throws(FileWriteError) {
         do throws(FileWriteError) {
             // Checked after the slow part, so the window for a concurrent save is as short as it can be.
-            switch FileReader.read(DiskPath(target), maxBytes: Int64(currentBytes.count)) {
+            switch FileReader.read(DiskPath(prepared.target), maxBytes: Int64(currentBytes.count)) {
             case .success(let bytes) where bytes == currentBytes: break
-            case .success, .failure(.tooLarge), .failure(.unreadable(_, isGone: true)): throw .changedOnDisk(path: path)
-            case .failure(.unreadable(let reason, isGone: false)): throw .io(path: path, operation: "read", reason: reason)
+            case .success, .failure(.tooLarge), .failure(.unreadable(_, isGone: true)): throw .changedOnDisk(path: prepared.path)
+            case .failure(.unreadable(let reason, isGone: false)): throw .io(path: prepared.path, operation: "read", reason: reason)
             }
-            guard rename(temporary, target) == 0 else { throw .io(path: path, operation: "replace", reason: errnoDescription()) }
+            guard rename(prepared.temporary, prepared.target) == 0 else { throw .io(path: prepared.path, operation: "replace", reason: errnoDescription()) }
         } catch {
-            unlink(temporary)
+            unlink(prepared.temporary)
             throw error
         }
-        syncDirectory(of: target)
+    }
+
+    /// Removes a prepared file that will not be committed.
+    public static func discard(_ prepared: PreparedReplacement) { unlink(prepared.temporary) }
+
+    /// Whether `flushFileSystem` can make a batch of files durable at once (Linux: syncfs(2)). Where it
+    /// cannot, each file of a batch must be flushed as it is written.
+    public static var canFlushFileSystem: Bool {
+        #if os(Linux)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// Flushes everything written on the file system that holds `path`, as package managers do before
+    /// renaming a batch of new files into place: one wait for the disk instead of one per file.
+    public static func flushFileSystem(containing path: String) throws(FileWriteError) {
+        #if os(Linux)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(path: path, operation: "open for flushing", reason: errnoDescription()) }
+        defer { close(descriptor) }
+        guard linuxSyncfs(descriptor) == 0 else { throw .io(path: path, operation: "flush to disk the file system of", reason: errnoDescription()) }
+        #endif
     }
 
     /// Throws what `replace` would refuse for `path` (a read-only or hard-linked file, something that is not
@@ -112,7 +161,7 @@ public enum AtomicFileWriter {
     /// Writes `bytes` to a new `.rhizome-<pid>-<random>.tmp` (or `name`) beside `path` and flushes it to
     /// disk. Returns its path; removes it on failure.
     private static func writeTemporaryFile(
-        besides path: String, named name: String? = nil, bytes: [UInt8], mode: mode_t, applyingUmask: Bool = false,
+        besides path: String, named name: String? = nil, bytes: [UInt8], mode: mode_t, applyingUmask: Bool = false, flush: Bool = true,
         prepare: (Int32) -> Void = { _ in }
     ) throws(FileWriteError) -> String {
         let (folder, _) = split(path)
@@ -136,7 +185,7 @@ public enum AtomicFileWriter {
             }
             prepare(descriptor)
             try writeAll(descriptor, bytes, path: path)
-            guard flushToDisk(descriptor) else { throw .io(path: path, operation: "flush to disk", reason: errnoDescription()) }
+            guard !flush || flushToDisk(descriptor) else { throw .io(path: path, operation: "flush to disk", reason: errnoDescription()) }
             guard close(descriptor) == 0 else {
                 descriptor = -1
                 throw .io(path: path, operation: "close", reason: errnoDescription())
@@ -209,6 +258,11 @@ public enum AtomicFileWriter {
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 }
+
+#if os(Linux)
+/// syncfs(2): in glibc since 2.14, but not declared by Swift's Glibc module.
+@_silgen_name("syncfs") private func linuxSyncfs(_ descriptor: Int32) -> Int32
+#endif
 
 /// Why a file could not be written. In every case the file on disk is as it was before.
 public enum FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,0 +1,79 @@
+import Foundation
+import RhizomeCore
+import RhizomeOperations
+import RhizomeStore
+
+/// `--move N`: link-safe moves on a copy of the generated N-note vault, through `VaultEditor` as `rhizome mv
+/// --write` runs them (plan, journaled apply, re-index), with `--repeat R` rounds (default 3):
+/// - a note with 1,000 backlinks renamed into another folder (target: ≤ 1 s at 10k notes);
+/// - a folder of 1,000 notes, linked from 1,000 notes outside it and linking out, moved (target: ≤ 5 s);
+/// - undo of the folder move.
+struct MoveBenchmark {
+    let noteCount: Int
+    let workRoot: String
+    var rounds = 3
+
+    func run() throws {
+        let generator = VaultGenerator(noteCount: noteCount)
+        let (template, _) = try BenchmarkRun.prepareVault(generator, workRoot: workRoot)
+        print("\n== Link-safe moves, \(noteCount) notes (release, in-process; plan + journaled apply + re-index) ==")
+        var hubTimes: [Double] = [], folderTimes: [Double] = [], undoTimes: [Double] = []
+        for round in 0..<rounds {
+            let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("move-vault")
+            let database = URL(fileURLWithPath: workRoot).appendingPathComponent("move-\(noteCount).sqlite").path
+            try? FileManager.default.removeItem(at: vault)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+            try? FileManager.default.removeItem(atPath: workRoot + "/.move-\(noteCount).sqlite.operations")
+            try FileManager.default.copyItem(at: template, to: vault)
+            try addFixtures(to: vault, generator: generator)
+            let store = try IndexStore(path: database)
+            _ = try Indexer(store: store, vaultRoot: vault.path).run()
+            let editor = try VaultEditor(vaultPath: vault.path, databasePath: database, store: store)
+
+            let (hubPlan, hub) = try phases { () throws -> MovePlan in try editor.planMove("Hub", to: "Archive/Hub renamed") } apply: { try editor.apply($0) }
+            hubTimes.append(hub.total)
+            let (folderPlan, folder) = try phases { () throws -> MovePlan in try editor.planMove("Bulk", to: "Archive/Bulk") } apply: { try editor.apply($0) }
+            folderTimes.append(folder.total)
+            let (_, undo) = try phases { () throws -> UndoPlan in try editor.planUndo() } apply: { try editor.apply($0) }
+            undoTimes.append(undo.total)
+            print(String(format: "  round %d: hub (%d links in %d files) plan %.0f + apply %.0f = %.0f ms; folder (%d files, %d links in %d files) plan %.0f + apply %.0f = %.0f ms; undo %.0f ms",
+                         round + 1, hubPlan.linkCount, hubPlan.changes.count, hub.plan, hub.apply, hub.total,
+                         folderPlan.moves.count, folderPlan.linkCount, folderPlan.changes.count, folder.plan, folder.apply, folder.total, undo.total))
+        }
+        for (name, samples) in [("note with 1,000 backlinks, renamed and moved", hubTimes), ("folder of 1,000 notes moved", folderTimes), ("undo of the folder move", undoTimes)] {
+            print(String(format: "  %-48@ median %6.0f ms  (min %.0f, max %.0f)", name as NSString, Measurements.median(samples.sorted()), samples.min() ?? 0, samples.max() ?? 0))
+        }
+    }
+
+    /// `Hub.md` with 1,000 backlinks, and `Bulk/` with 1,000 notes linking each other and out, linked from
+    /// 1,000 notes outside it.
+    private func addFixtures(to vault: URL, generator: VaultGenerator) throws {
+        try Data("# Hub\n\nThe note everyone links to.\n".utf8).write(to: vault.appendingPathComponent("Hub.md"))
+        try FileManager.default.createDirectory(at: vault.appendingPathComponent("Bulk"), withIntermediateDirectories: true)
+        // Bulk notes link each other by name and out by relative path (which the move must rewrite).
+        for index in 0..<1_000 {
+            let outside = generator.relativePath(ofNote: index).replacingOccurrences(of: " ", with: "%20")
+            let text = "# Bulk \(index)\n\n[[Bulk \((index + 1) % 1_000)]] and [out](../\(outside))\n"
+            try Data(text.utf8).write(to: vault.appendingPathComponent("Bulk/Bulk \(index).md"))
+        }
+        // 1,000 notes outside link to the hub by name and into Bulk by relative path.
+        for index in 0..<min(1_000, noteCount) {
+            let path = generator.relativePath(ofNote: index * max(1, noteCount / 1_000))
+            let ups = String(repeating: "../", count: path.split(separator: "/").count - 1)
+            guard let handle = try? FileHandle(forWritingTo: vault.appendingPathComponent(path)) else { continue }
+            handle.seekToEndOfFile()
+            handle.write(Data("\nSee [[Hub]] and [bulk](\(ups)Bulk/Bulk%20\(index).md).\n".utf8))
+            try handle.close()
+        }
+    }
+
+    private func phases<Plan>(_ plan: () throws -> Plan, apply: (Plan) throws -> VaultOperation) throws -> (Plan, (plan: Double, apply: Double, total: Double)) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let made = try plan()
+        let planned = clock.now
+        _ = try apply(made)
+        let end = clock.now
+        return (made, ((planned - start).inMilliseconds, (end - planned).inMilliseconds, (end - start).inMilliseconds))
+    }
+}
