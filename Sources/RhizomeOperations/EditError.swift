@@ -30,6 +30,18 @@ public enum EditError: RhizomeError, Equatable {
     case busy(lockPath: String)
     /// A system call failed.
     case io(path: String, operation: String, reason: String)
+    /// The note is not the version the caller read (`expectedHash`).
+    case hashMismatch(path: String, expected: String, actual: String)
+    /// A note was expected (an attachment or folder was named).
+    case notANote(path: String)
+    /// No heading of that text in the note.
+    case headingNotFound(path: String, heading: String, headings: [String])
+    /// The edit would make the note invalid against its schema.
+    case invalidResult(path: String, findings: [Finding])
+    /// The frontmatter cannot be edited line by line (invalid YAML, flow style, unclosed).
+    case frontmatterNotEditable(path: String, reason: String)
+    /// A property key or value that cannot be written.
+    case invalidProperty(key: String, reason: String)
 
     public var code: String {
         switch self {
@@ -47,6 +59,12 @@ public enum EditError: RhizomeError, Equatable {
         case .undoBlocked: return "undo-blocked"
         case .busy: return "vault-busy"
         case .io: return "io-error"
+        case .hashMismatch: return "changed-since-read"
+        case .notANote: return "not-a-note"
+        case .headingNotFound: return "heading-not-found"
+        case .invalidResult: return "schema-violation"
+        case .frontmatterNotEditable: return "frontmatter-not-editable"
+        case .invalidProperty: return "invalid-property"
         }
     }
 
@@ -91,6 +109,20 @@ public enum EditError: RhizomeError, Equatable {
             return "another Rhizome process is changing this vault (it holds \(lockPath)). Nothing was changed: wait for it to finish and run the command again."
         case .io(let path, let operation, let reason):
             return "could not \(operation) \(path): \(reason). Check that the folder exists and is writable and that the disk has space."
+        case .hashMismatch(let path, let expected, let actual):
+            return "\(path) changed since it was read (expected hash \(expected), it is now \(actual)). Nothing was changed: read it again and redo the edit."
+        case .notANote(let path):
+            return "\(path) is not a note (a markdown file); this edit only applies to notes. Nothing was changed."
+        case .headingNotFound(let path, let heading, let headings):
+            let known = headings.isEmpty ? "it has no headings" : "its headings: " + headings.prefix(20).map { "`\($0)`" }.joined(separator: ", ")
+            return "\(path) has no heading `\(heading)` (\(known)). Nothing was changed."
+        case .invalidResult(let path, let findings):
+            let listed = findings.prefix(10).map { "  " + $0.message + ($0.fix.map { " (fix: \($0))" } ?? "") }.joined(separator: "\n")
+            return "the change would make \(path) invalid against its schema, so nothing was changed:\n\(listed)\nGive a valid value, or pass --force to write it anyway."
+        case .frontmatterNotEditable(let path, let reason):
+            return "\(path): \(reason)"
+        case .invalidProperty(let key, let reason):
+            return "the property `\(key)` cannot be written: \(reason). Nothing was changed."
         }
     }
 }

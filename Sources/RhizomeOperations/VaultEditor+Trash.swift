@@ -64,7 +64,7 @@ extension VaultEditor {
     }
 
     /// `.trash/Name.md`, or `.trash/Name 1.md`, `Name 2.md` … when taken (in the trash or by this plan).
-    private func freeTrashPath(for name: String, taken: inout Set<String>) -> String {
+    func freeTrashPath(for name: String, taken: inout Set<String>) -> String {
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
         let suffix = dot.map { String(name[$0...]) } ?? ""

@@ -10,10 +10,18 @@ extension VaultEditor {
     public func planUndo() throws(EditError) -> UndoPlan {
         guard let original = journal.history().first(where: { $0.state == .applied && $0.kind != "undo" }) else { throw .nothingToUndo }
         var steps: [VaultOperation.Step] = []
+        var trashNames = Set<String>()
         for step in original.steps.reversed() {
-            guard let reverse = step.reversed else {
-                throw .undoBlocked(operation: original.summary, path: "(a created file)", reason: "cannot be un-created")
+            // A created file is not deleted: it goes to the trash, where Obsidian's deleted files go.
+            if case .write(let path, nil, let after) = step {
+                if case .success(let bytes) = FileReader.read(DiskPath(vaultPath + "/" + path), maxBytes: Int64(after.size) + 1),
+                   VaultOperation.FileState(bytes: bytes) == after {
+                    steps.append(.move(from: path, to: freeTrashPath(for: String(VaultPath.fileName(of: path)), taken: &trashNames)))
+                    continue
+                }
+                throw .undoBlocked(operation: original.summary, path: path, reason: "was changed or moved")
             }
+            guard let reverse = step.reversed else { continue }
             switch journal.status(of: reverse) {
             case .notDone: break
             case .done, .conflict:

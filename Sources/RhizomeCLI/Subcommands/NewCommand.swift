@@ -63,24 +63,10 @@ struct NewCommand: RhizomeSubcommand {
 
     private func parseAssignments() throws -> [(key: String, value: FrontmatterValue)] {
         try assignments.map { assignment in
-            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+            guard let parsed = PropertyAssignment.parse(assignment) else {
                 throw CLIError.invalidArgument("--set expects KEY=VALUE, got `\(assignment)`")
             }
-            let key = String(assignment[..<equals]).trimmingCharacters(in: .whitespaces)
-            let text = String(assignment[assignment.index(after: equals)...])
-            guard case .success(let node?) = YAMLParser.parse("value: " + text), case .map(let entries) = node.value,
-                  let value = entries.first?.value.value else {
-                return (key, .string(text))
-            }
-            // `--set related=[[Home]]`: unquoted, YAML reads a list in a list; on a command line it means the link.
-            if !NoteChecker.unquotedLinks(in: entries[0].value).isEmpty {
-                return (key, FixPlanner.quotingLinks(entries[0].value).value)
-            }
-            // `--set 'aliases=#1 priority'` is YAML for an empty value and a comment; the user meant the text.
-            if value == .null, !["", "~", "null", "Null", "NULL"].contains(text.trimmingCharacters(in: .whitespaces)) {
-                return (key, .string(text))
-            }
-            return (key, value)
+            return parsed
         }
     }
 

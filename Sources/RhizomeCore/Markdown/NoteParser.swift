@@ -73,6 +73,15 @@ public enum NoteParser {
         }
     }
 
+    /// The byte offset where a note's body starts: after a byte-order mark and a closed frontmatter block.
+    public static func bodyOffset(of bytes: [UInt8]) -> Int {
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard case .found(let location) = bytes.withUnsafeBufferPointer({ FrontmatterBlock.detect(UnsafeBufferPointer(rebasing: $0[bom...])) }) else {
+            return bom
+        }
+        return bom + location.bodyStart
+    }
+
     /// The body of a note after its frontmatter, with the line it starts on (what `ListItemParser` reads).
     static func withBody<Result>(of bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>, Int) -> Result) -> Result {
         withValidUTF8(bytes) { text in

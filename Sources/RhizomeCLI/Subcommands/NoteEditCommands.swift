@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import RhizomeCore
+import RhizomeOperations
+
+/// `rhizome append`, `prepend`, `set` and `unset`: single-note edits through the operations layer. They act
+/// at once (journaled: `rhizome undo --write` reverses them) and print what changed; `--dry-run` only shows
+/// the diff.
+struct AppendCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "append",
+        abstract: "Add text at the end of a note, or of one of its sections (--heading).",
+        discussion: "TEXT is the markdown to add, on lines of its own (`-` reads it from standard input). Line endings follow the note's. Everything else in the note keeps its bytes.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The note (resolved like a wikilink).") var note: String
+    @Argument(parsing: .allUnrecognized, help: "The text to add (a list item `- …` too), or - to read standard input.") var text: [String]
+    @Option(help: "Add at the end of the section under this heading.") var heading: String?
+    @Flag(help: "Only show the change.") var dryRun = false
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        try NoteEdit.run(self, dryRun: dryRun, context: context) { editor in
+            try editor.planInsert(try NoteEdit.text(text), into: note, heading: heading, atStart: false)
+        }
+    }
+}
+
+struct PrependCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prepend",
+        abstract: "Add text at the start of a note (after its frontmatter), or right under a heading (--heading).",
+        discussion: "TEXT is the markdown to add, on lines of its own (`-` reads it from standard input). Everything else in the note keeps its bytes.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The note (resolved like a wikilink).") var note: String
+    @Argument(parsing: .allUnrecognized, help: "The text to add (a list item `- …` too), or - to read standard input.") var text: [String]
+    @Option(help: "Add right under this heading.") var heading: String?
+    @Flag(help: "Only show the change.") var dryRun = false
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        try NoteEdit.run(self, dryRun: dryRun, context: context) { editor in
+            try editor.planInsert(try NoteEdit.text(text), into: note, heading: heading, atStart: true)
+        }
+    }
+}
+
+struct SetCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Set frontmatter properties of a note (KEY=VALUE, typed as Obsidian reads YAML).",
+        discussion: """
+            VALUE is typed as Obsidian's properties read it: true/false a checkbox, 12 a number, 2026-11-25 a date, \
+            [a, b] a list, [[Note]] a link (quoted for you), anything else text. Only those lines change: comments, \
+            key order and the body are kept. When the note has a schema, a change that makes it invalid is refused \
+            with the schema's message (--force writes it anyway).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The note (resolved like a wikilink).") var note: String
+    @Argument(help: "KEY=VALUE assignments.") var assignments: [String]
+    @Flag(help: "Write even when the note's schema says the result is invalid.") var force = false
+    @Flag(help: "Only show the change.") var dryRun = false
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        let changes = try assignments.map { assignment -> (key: String, value: FrontmatterValue?) in
+            guard let parsed = PropertyAssignment.parse(assignment) else {
+                throw CLIError.invalidArgument("expected KEY=VALUE, got `\(assignment)`")
+            }
+            return (parsed.key, parsed.value)
+        }
+        guard !changes.isEmpty else { throw CLIError.invalidArgument("give at least one KEY=VALUE") }
+        return try NoteEdit.run(self, dryRun: dryRun, context: context) { editor in
+            try editor.planProperties(changes, of: note, force: force)
+        }
+    }
+}
+
+struct UnsetCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unset",
+        abstract: "Remove frontmatter properties from a note.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The note (resolved like a wikilink).") var note: String
+    @Argument(help: "The keys to remove.") var keys: [String]
+    @Flag(help: "Write even when the note's schema says the result is invalid.") var force = false
+    @Flag(help: "Only show the change.") var dryRun = false
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        guard !keys.isEmpty else { throw CLIError.invalidArgument("give at least one key to remove") }
+        return try NoteEdit.run(self, dryRun: dryRun, context: context) { editor in
+            try editor.planProperties(keys.map { ($0, nil) }, of: note, force: force)
+        }
+    }
+}
+
+/// What the single-note commands share: plan, apply unless a dry run, print.
+enum NoteEdit {
+    static func run(
+        _ command: some RhizomeSubcommand, dryRun: Bool, context: CommandContext, plan makePlan: (VaultEditor) throws -> NoteEditPlan
+    ) throws -> ExitStatus {
+        let session = try VaultSession.open(command.global, context: context)
+        let editor = try session.editor()
+        let plan = try makePlan(editor)
+        let changed = plan.oldBytes != plan.newBytes
+        let operation = dryRun || !changed ? nil : try editor.apply(plan)
+        if command.global.json {
+            command.printJSON(Output(plan: plan, operation: operation, changed: changed), vault: session.vaultPath, context: context)
+            return .success
+        }
+        if dryRun, let old = plan.oldBytes { context.print(UnifiedDiff.render(old: old, new: plan.newBytes, path: plan.path), terminator: "") }
+        if !changed {
+            context.print("nothing to change in \(plan.path)")
+        } else if let operation {
+            context.print("\(plan.summary). Undo with `rhizome undo --write` (operation \(operation.id)).")
+        } else {
+            context.print("would have \(plan.summary). Nothing was changed.")
+        }
+        return .success
+    }
+
+    /// TEXT (its words joined by spaces), or standard input for `-`.
+    static func text(_ words: [String]) throws -> String {
+        guard !words.isEmpty else { throw CLIError.invalidArgument("give the text to add, or - to read it from standard input") }
+        guard words != ["-"] else { return try standardInput() }
+        return words.joined(separator: " ")
+    }
+
+    static func standardInput() throws -> String {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard let text = String(data: data, encoding: .utf8) else { throw CLIError.invalidArgument("standard input is not UTF-8 text") }
+        return text
+    }
+
+    struct Output: Encodable {
+        var path: String
+        var summary: String
+        var changed: Bool
+        var written: Bool
+        var hash: String
+        var operation: String?
+
+        init(plan: NoteEditPlan, operation: VaultOperation?, changed: Bool) {
+            path = plan.path
+            summary = plan.summary
+            self.changed = changed
+            written = operation != nil
+            hash = plan.newHash
+            self.operation = operation?.id
+        }
+
+        private enum CodingKeys: String, CodingKey { case path, summary, changed, written, hash, operation }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encode(summary, forKey: .summary)
+            try container.encode(changed, forKey: .changed)
+            try container.encode(written, forKey: .written)
+            try container.encode(hash, forKey: .hash)
+            try container.encode(operation, forKey: .operation)
+        }
+    }
+}
