@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MCP
 import RhizomeCore
+import RhizomeOperations
 import RhizomeStore
 import RhizomeWatch
 
@@ -30,11 +31,16 @@ public final class VaultMCPServer: @unchecked Sendable {
     private let state = NSLock()
     private let watcherThreads = DispatchGroup()
     private let inFlight = InFlightCalls()
+    /// Without the write tools (`rhizome mcp --read-only`).
+    public let readOnly: Bool
+    /// Write tools run one at a time, each on a writable connection of its own.
+    private let writer = DispatchQueue(label: "rhizome.mcp.writer")
 
-    public init(vaultPath: String, databasePath: String, watcherOptions: VaultWatcher.Options, log: @escaping @Sendable (String) -> Void) {
+    public init(vaultPath: String, databasePath: String, watcherOptions: VaultWatcher.Options, readOnly: Bool = false, log: @escaping @Sendable (String) -> Void) {
         self.vaultPath = vaultPath
         self.databasePath = databasePath
         self.watcherOptions = watcherOptions
+        self.readOnly = readOnly
         self.log = log
         tools = VaultTools(vaultPath: vaultPath)
         reader = IndexReader(databasePath: databasePath)
@@ -48,12 +54,12 @@ public final class VaultMCPServer: @unchecked Sendable {
             instructions: """
                 Rhizome answers questions about the Obsidian vault at \(vaultPath) from its link graph: notes, links, backlinks, \
                 tags, tasks, frontmatter, full-text search and note-type schemas. Name notes as in a wikilink (`Note`, `Folder/Note`). \
-                Every tool is read-only. Results are compact JSON: `data`, `total` and `truncated` (raise `limit` for more), and \
-                `freshness` (how current the index is).
+                \(readOnly ? "Every tool is read-only." : "Write tools (create_note, append_to_note, set_properties, move_note, delete_note, undo) change the vault safely: links are kept, deletions go to .trash/, every change can be undone; pass the `hash` from read_note as `expectedHash`.") \
+                Results are compact JSON: `data`, `total` and `truncated` (raise `limit` for more), and `freshness` (how current the index is).
                 """,
             capabilities: Server.Capabilities(tools: .init(listChanged: false)))
-        let tools = self.tools
-        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: tools.definitions) }
+        let definitions = tools.definitions + (readOnly ? [] : WriteTools.definitions)
+        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: definitions) }
         await server.withMethodHandler(CallTool.self) { [self] parameters in
             await call(parameters.name, arguments: ToolArguments(parameters.arguments))
         }
@@ -136,7 +142,13 @@ public final class VaultMCPServer: @unchecked Sendable {
         takeOverWatchingIfAbandoned()
         let result: CallTool.Result
         do {
-            let output = try await reader.perform { [tools] store in try tools.call(name, arguments: arguments, store: store) }
+            let output: ToolOutput
+            if WriteTools.handles(name) {
+                guard !readOnly else { throw ToolError.failed(code: "read-only", message: "`\(name)` changes the vault, and this server runs with --read-only") }
+                output = try await write(name, arguments: arguments)
+            } else {
+                output = try await reader.perform { [tools] store in try tools.call(name, arguments: arguments, store: store) }
+            }
             let freshness = self.freshness()
             result = CallTool.Result(content: [.text(text: Self.encode(ToolResponse(tool: name, output: output, freshness: freshness)), annotations: nil, _meta: nil)])
         } catch {
@@ -149,9 +161,30 @@ public final class VaultMCPServer: @unchecked Sendable {
         return result
     }
 
+    /// Runs a write tool on the writer queue: a writable connection, the index brought up to date first (the
+    /// plan must see every link), then the operations layer, which re-indexes what it changed.
+    private func write(_ name: String, arguments: ToolArguments) async throws -> ToolOutput {
+        let (vaultPath, databasePath) = (self.vaultPath, self.databasePath)
+        return try await withCheckedThrowingContinuation { continuation in
+            writer.async {
+                do {
+                    let store = try IndexStore(path: databasePath)
+                    var options = IndexOptions()
+                    options.excludedPaths = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultPath)
+                    let editor = try VaultEditor(vaultPath: vaultPath, databasePath: databasePath, store: store, indexOptions: options)
+                    _ = try Indexer(store: store, vaultRoot: vaultPath, options: options).run()
+                    continuation.resume(returning: try WriteTools.call(name, arguments: arguments, editor: editor))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
     private func describe(_ error: Error) -> (String, String) {
         switch error {
         case let error as ToolError: return (error.code, error.message)
+        case let error as any RhizomeError: return (error.code, error.description)
         case let error as StoreError:
             switch error {
             case .notIndexed, .olderSchema:

@@ -19,15 +19,17 @@ struct VaultTools: Sendable {
 
     // MARK: The tools
 
-    private struct Entry: Sendable {
+    struct Entry: Sendable {
         var tool: Tool
         var run: @Sendable (VaultTools, ToolArguments, IndexStore) throws -> ToolOutput
     }
 
     private static let readOnly = Tool.Annotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false)
-    private static let noteHelp = "A note as you would write it in a wikilink: `Note`, `Folder/Note` or `Note.md` (Obsidian's resolution rules)."
+    static let noteHelp = "A note as you would write it in a wikilink: `Note`, `Folder/Note` or `Note.md` (Obsidian's resolution rules)."
 
-    private static let catalog: [Entry] = [
+    static let catalog: [Entry] = baseCatalog + noteCatalog
+
+    private static let baseCatalog: [Entry] = [
         Entry(
             tool: tool("search", title: "Search notes",
                        "Full-text search over note titles and bodies: every word must occur (case and accents ignored; `word*` matches a prefix). Notes whose name holds every word come first, then by BM25 rank (titles weigh more). Returns each note's path, a snippet with the matches in **bold**, and its score (lower is better).",
@@ -244,7 +246,7 @@ struct VaultTools: Sendable {
 
     // MARK: Helpers
 
-    private func resolve(_ argument: String, store: IndexStore) throws -> FileRecord {
+    func resolve(_ argument: String, store: IndexStore) throws -> FileRecord {
         if let record = try store.resolveNote(argument) { return record }
         throw ToolError.noteNotFound(argument, suggestions: try store.suggestions(for: argument))
     }
@@ -258,7 +260,7 @@ struct VaultTools: Sendable {
         return NoteBody(text: truncated ? String(text.prefix(maxCharacters)) : text, characters: isWhole ? text.count : nil, truncated: truncated, problem: nil)
     }
 
-    private static func tool(_ name: String, title: String, _ description: String, properties: [String: Value], required: [String] = []) -> Tool {
+    static func tool(_ name: String, title: String, _ description: String, properties: [String: Value], required: [String] = []) -> Tool {
         Tool(
             name: name, title: title, description: description,
             inputSchema: .object([
@@ -267,11 +269,11 @@ struct VaultTools: Sendable {
             annotations: Tool.Annotations(title: title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
     }
 
-    private static func string(_ description: String) -> Value {
+    static func string(_ description: String) -> Value {
         .object(["type": "string", "description": .string(description)])
     }
 
-    private static func limit(default value: Int, maximum: Int, what: String = "items") -> Value {
+    static func limit(default value: Int, maximum: Int, what: String = "items") -> Value {
         .object(["type": "integer", "minimum": 1, "maximum": .int(maximum), "default": .int(value), "description": .string("At most this many \(what); `truncated` says when more exist.")])
     }
 }

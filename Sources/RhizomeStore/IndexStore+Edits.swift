@@ -22,3 +22,29 @@ extension IndexStore {
         try linkRecords(where: "l.via_reference = 0 AND t.path IN (SELECT value FROM json_each(?))", [.text(JSONText.array(paths))], order: "s.path, l.id")
     }
 }
+
+extension IndexStore {
+    /// Notes modified at or after `since` (seconds since 1970), newest first, optionally only in `folder`
+    /// (subfolders included), with `tag` (nested tags included) or of schema type `type`.
+    public func recentlyModifiedNotes(since: Int64, folder: String? = nil, tag: String? = nil, type: String? = nil, limit: Int) throws -> [FileRecord] {
+        var conditions = ["f.kind = 'note'", "f.mtime_ns >= ?"]
+        var values: [SQLiteValue] = [.integer(since * 1_000_000_000)]
+        if let folder, !folder.isEmpty {
+            conditions.append("(f.folder = ? OR substr(f.folder, 1, length(?) + 1) = ? || '/')")
+            values += [.text(folder), .text(folder), .text(folder)]
+        }
+        if let tag {
+            var key = TagSyntax.key(tag)
+            if key.hasPrefix("#") { key.removeFirst() }
+            conditions.append("f.id IN (SELECT file_id FROM tag WHERE name_key = ? OR substr(name_key, 1, length(?) + 1) = ? || '/')")
+            values += [.text(key), .text(key), .text(key)]
+        }
+        if let type {
+            conditions.append("f.id IN (SELECT file_id FROM note_type WHERE schema_type = ? OR declared_type = ?)")
+            values += [.text(type), .text(type)]
+        }
+        return try connection.prepare("""
+            SELECT \(Self.fileColumns) FROM file f WHERE \(conditions.joined(separator: " AND ")) ORDER BY f.mtime_ns DESC, f.path LIMIT ?
+            """).bind(values + [.integer(Int64(limit))]).rows(Self.fileRecord)
+    }
+}

@@ -29,10 +29,11 @@ final class MCPSession {
     private(set) var strayOutput: [String] = []
 
     /// `defaultIndex`: no `--db`, so the index goes where a user's would (under the test's `XDG_CACHE_HOME`).
-    init(vault: TemporaryVault, defaultIndex: Bool = false) throws {
+    /// `arguments`: more of `rhizome mcp`'s options (`--read-only`).
+    init(vault: TemporaryVault, defaultIndex: Bool = false, arguments: [String] = []) throws {
         let binary = try #require(RhizomeBinary.url, "the rhizome executable was not built next to the tests")
         let database = defaultIndex ? [] : ["--db", vault.databasePath]
-        child = try ChildProcess(executable: binary, arguments: ["mcp", "--vault", vault.path] + database, environment: Self.environment(vault))
+        child = try ChildProcess(executable: binary, arguments: ["mcp", "--vault", vault.path] + database + arguments, environment: Self.environment(vault))
     }
 
     // MARK: Sending

@@ -10,12 +10,12 @@ import RhizomeTestSupport
 @Suite(.serialized, .timeLimit(.minutes(2))) struct MCPServerTests {
     static let toolNames: Set<String> = [
         "search", "note", "backlinks", "links", "neighbors", "path", "unresolved", "orphans", "tags", "tasks",
-        "properties", "query", "dataview", "validate", "schema",
+        "properties", "query", "dataview", "validate", "schema", "read_note", "recent_changes",
     ]
 
-    @Test func initializeAndToolsListDescribeFifteenReadOnlyTools() throws {
+    @Test func withReadOnlyToolsListDescribesOnlyReadTools() throws {
         let vault = try TemporaryVault(copying: Fixtures.vaultExample)
-        let session = try MCPSession(vault: vault)
+        let session = try MCPSession(vault: vault, arguments: ["--read-only"])
         defer { session.child.stop() }
 
         let initialized = try session.initialize()
@@ -256,7 +256,7 @@ import RhizomeTestSupport
             ("note", ["note": "Storage schma"], "note-not-found", "did you mean: Projects/Rhizome/Design/Storage schema.md"),
             ("backlinks", ["note": "Rhizom"], "note-not-found", "Projects/Rhizome/Rhizome.md"),
             ("path", ["from": "SQLite FTS5 docs", "to": "Nowhere at all"], "note-not-found", "Nowhere at all"),
-            ("delete_note", ["note": "Home"], "unknown-tool", "tools/list"),
+            ("rename_everything", ["note": "Home"], "unknown-tool", "tools/list"),
             ("neighbors", ["note": "SQLite FTS5 docs", "depth": 4], "invalid-argument", "depth"),
             ("search", [:], "invalid-argument", "query"),
             ("search", ["query": "trigram", "limit": 0], "invalid-argument", "limit"),

@@ -12,15 +12,20 @@ struct MCPCommand: RhizomeSubcommand {
         abstract: "Serve the vault to AI agents as an MCP server over stdio (register it with `claude mcp add`).",
         discussion: """
             Speaks the Model Context Protocol on standard input and output, and watches the vault in the same process \
-            so that answers are current (unless `rhizome watch` already watches it). Tools: search, note, backlinks, \
-            links, neighbors, path, unresolved, orphans, tags, tasks, properties, query (read-only SQL), validate, \
-            schema; all read-only. Logs go to standard error. Register with Claude Code:
+            so that answers are current (unless `rhizome watch` already watches it). Read tools: search, note, read_note, \
+            recent_changes, backlinks, links, neighbors, path, unresolved, orphans, tags, tasks, properties, query \
+            (read-only SQL), validate, schema. Write tools (not with --read-only): create_note, append_to_note, \
+            set_properties, move_note, delete_note (to .trash/), undo; each journaled and undoable, refused when the \
+            note changed since `expectedHash`, and kept inside the vault. Logs go to standard error. Register with Claude Code:
               claude mcp add rhizome -- rhizome mcp --vault /path/to/vault
             """)
 
     @OptionGroup var global: GlobalOptions
 
     @OptionGroup var watching: WatchOptions
+
+    @Flag(help: "Offer only the read tools: agents cannot change the vault.")
+    var readOnly = false
 
     func validate() throws {
         if global.json { throw ValidationError("--json makes no sense for mcp: it always speaks JSON-RPC") }
@@ -29,7 +34,7 @@ struct MCPCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let (vaultPath, databasePath) = try VaultSession.locate(global, context: context)
         let options = watching.watcherOptions(vault: vaultPath, database: databasePath)
-        let server = VaultMCPServer(vaultPath: vaultPath, databasePath: databasePath, watcherOptions: options) { line in
+        let server = VaultMCPServer(vaultPath: vaultPath, databasePath: databasePath, watcherOptions: options, readOnly: readOnly) { line in
             context.printError("rhizome mcp: " + line)
         }
         // Ended by the end of standard input; Ctrl-C and SIGTERM end the process as usual (the index stays consistent).

@@ -1,0 +1,275 @@
+import Foundation
+import MCP
+import RhizomeCore
+import RhizomeOperations
+import RhizomeStore
+
+/// The MCP tools that change the vault, over the operations layer the CLI uses (`VaultEditor`): each change
+/// is journaled and can be undone (the `undo` tool), stays inside the vault (no `..`, no absolute paths, no
+/// `.obsidian/`, no symlinks leading out), and with `expectedHash` (from `read_note` or an earlier write)
+/// is refused when the note changed since. Results say exactly what changed: paths, link counts, new hashes
+/// and the operation's id. Listed unless the server runs with `--read-only`.
+struct WriteTools: Sendable {
+    /// What `tools/list` adds.
+    static var definitions: [Tool] { catalog.map(\.tool) }
+
+    static func handles(_ name: String) -> Bool { catalog.contains { $0.tool.name == name } }
+
+    static func call(_ name: String, arguments: ToolArguments, editor: VaultEditor) throws -> ToolOutput {
+        guard let entry = catalog.first(where: { $0.tool.name == name }) else { throw ToolError.unknownTool(name) }
+        return try entry.run(arguments, editor)
+    }
+
+    private struct Entry: Sendable {
+        var tool: Tool
+        var run: @Sendable (ToolArguments, VaultEditor) throws -> ToolOutput
+    }
+
+    private static let hashHelp = "The note's `hash` as `read_note` (or the last write) returned it: the change is refused if the note changed since. Recommended."
+    private static let dryRunHelp = "Only plan the change and return what it would do."
+
+    private static let catalog: [Entry] = [
+        Entry(
+            tool: tool("create_note", title: "Create a note", destructive: false,
+                       "Creates a new note (never overwrites: any note of that name, in any letter case, is an error). Either `content` (the whole text, frontmatter included) or `properties` and `body` (the frontmatter is written for you).",
+                       properties: [
+                        "path": string("Vault-relative path of the new note, e.g. `Inbox/Idea.md` (`.md` is added when missing)."),
+                        "content": string("The note's whole text."),
+                        "properties": .object(["type": "object", "description": "Frontmatter properties (text, numbers, booleans, lists; `[[Note]]` links are quoted for you)."]),
+                        "body": string("The markdown after the frontmatter."),
+                       ], required: ["path"]),
+            run: { arguments, editor in
+                let path = try safePath(arguments.string("path"))
+                var text = arguments.optionalString("content") ?? ""
+                if arguments.values["content"] == nil {
+                    // The body, with a frontmatter block written in front of it by the editor `fix` uses.
+                    var editor = try FrontmatterEditor(fileBytes: Array((arguments.optionalString("body") ?? "").utf8))
+                    for (key, value) in try propertyChanges(arguments, required: false) {
+                        guard let value, editor.setValue(value, forKey: key) else { continue }
+                    }
+                    text = String(decoding: editor.renderedBytes(), as: UTF8.self)
+                }
+                let plan = try editor.planCreate(at: path, text: text)
+                let operation = try editor.apply(plan)
+                return ToolOutput(NoteWritten(plan: plan, operation: operation), total: nil, truncated: false)
+            }),
+        Entry(
+            tool: tool("append_to_note", title: "Append to a note", destructive: false,
+                       "Adds text at the end of a note, or at the end of one section (`heading`); with `position: start`, right after the frontmatter (or right under the heading). The rest of the note keeps every byte.",
+                       properties: [
+                        "note": string(noteHelp), "text": string("The markdown to add (on lines of its own)."),
+                        "heading": string("Add to the section under this heading (its text, without `#`)."),
+                        "position": .object(["type": "string", "enum": ["end", "start"], "default": "end", "description": "`end` of the note or section, or `start`."]),
+                        "expectedHash": string(hashHelp),
+                       ], required: ["note", "text"]),
+            run: { arguments, editor in
+                let atStart = try arguments.choice("position", of: ["end", "start"], default: "end") == "start"
+                let plan = try editor.planInsert(
+                    try arguments.string("text"), into: try safeNote(arguments.string("note")), heading: arguments.optionalString("heading"),
+                    atStart: atStart, expectedHash: arguments.optionalString("expectedHash"))
+                let operation = try editor.apply(plan)
+                return ToolOutput(NoteWritten(plan: plan, operation: operation), total: nil, truncated: false)
+            }),
+        Entry(
+            tool: tool("set_properties", title: "Set properties", destructive: false,
+                       "Sets frontmatter properties of a note (a `null` value removes the key). Only those lines change; comments, key order and the body are kept. If the note has a schema, a change that makes it invalid is refused with the schema's message.",
+                       properties: [
+                        "note": string(noteHelp),
+                        "properties": .object(["type": "object", "description": "Keys and their new values (text, number, boolean, list, or null to remove)."]),
+                        "expectedHash": string(hashHelp),
+                       ], required: ["note", "properties"]),
+            run: { arguments, editor in
+                let plan = try editor.planProperties(
+                    try propertyChanges(arguments, required: true), of: try safeNote(arguments.string("note")), expectedHash: arguments.optionalString("expectedHash"))
+                let operation = try editor.apply(plan)
+                return ToolOutput(NoteWritten(plan: plan, operation: operation), total: nil, truncated: false)
+            }),
+        Entry(
+            tool: tool("move_note", title: "Move or rename", destructive: false,
+                       "Renames or moves a note, file or folder and rewrites every link that would otherwise stop reaching it (wikilinks, embeds, markdown links, property links, canvases), as Obsidian would. Nothing else in any file changes. Refused, changing nothing, when the destination exists.",
+                       properties: [
+                        "source": string("The note (as in a wikilink), or a vault-relative file or folder path."),
+                        "destination": string("The new vault-relative path, or a folder (ending in `/`) to move it into."),
+                        "expectedHash": string(hashHelp + " (notes only)"),
+                        "dryRun": .object(["type": "boolean", "default": false, "description": .string(dryRunHelp)]),
+                       ], required: ["source", "destination"]),
+            run: { arguments, editor in
+                let source = try safeNote(arguments.string("source"))
+                if let expected = arguments.optionalString("expectedHash") { try editor.checkHash(of: source, expectedHash: expected) }
+                let plan = try editor.planMove(source, to: try safePath(arguments.string("destination")))
+                let operation = try arguments.bool("dryRun", default: false) ? nil : try editor.apply(plan)
+                return ToolOutput(MoveResult(plan: plan, operation: operation), total: nil, truncated: false)
+            }),
+        Entry(
+            tool: tool("delete_note", title: "Move to the trash", destructive: true,
+                       "Moves a note, file or folder to the vault's `.trash/` folder (Obsidian's trash; nothing is deleted, and `undo` brings it back). Returns the links elsewhere that no longer reach a file.",
+                       properties: [
+                        "note": string("The note (as in a wikilink), or a vault-relative file or folder path."),
+                        "expectedHash": string(hashHelp + " (notes only)"),
+                        "dryRun": .object(["type": "boolean", "default": false, "description": .string(dryRunHelp)]),
+                       ], required: ["note"]),
+            run: { arguments, editor in
+                let note = try safeNote(arguments.string("note"))
+                if let expected = arguments.optionalString("expectedHash") { try editor.checkHash(of: note, expectedHash: expected) }
+                let plan = try editor.planTrash([note])
+                let operation = try arguments.bool("dryRun", default: false) ? nil : try editor.apply(plan)
+                return ToolOutput(TrashResult(plan: plan, operation: operation), total: nil, truncated: false)
+            }),
+        Entry(
+            tool: tool("undo", title: "Undo the last change", destructive: true,
+                       "Reverses the newest change made through Rhizome (by this server or the command line) that is not undone yet, when none of its files changed since; otherwise says which file changed and changes nothing.",
+                       properties: ["dryRun": .object(["type": "boolean", "default": false, "description": .string(dryRunHelp)])]),
+            run: { arguments, editor in
+                let plan = try editor.planUndo()
+                let operation = try arguments.bool("dryRun", default: false) ? nil : try editor.apply(plan)
+                return ToolOutput(UndoResult(undone: plan.original.summary, undoneOperation: plan.original.id, operation: operation?.id, written: operation != nil),
+                                  total: nil, truncated: false)
+            }),
+    ]
+
+    static let noteHelp = "A note as you would write it in a wikilink: `Note`, `Folder/Note` or `Note.md`."
+
+    /// Vault-relative paths only: an absolute path, `~` or `..` is refused before anything else.
+    static func safePath(_ path: String) throws -> String {
+        if path.hasPrefix("/") || path.hasPrefix("~") || path.split(separator: "/").contains("..") || path.contains("\\") {
+            throw ToolError.invalidArgument("`\(path)` is not a vault-relative path: absolute paths, `~`, `\\` and `..` are refused")
+        }
+        return path
+    }
+
+    static func safeNote(_ note: String) throws -> String { try safePath(note) }
+
+    /// `properties` as typed frontmatter values (null removes).
+    static func propertyChanges(_ arguments: ToolArguments, required: Bool) throws -> [(key: String, value: FrontmatterValue?)] {
+        guard case .object(let object)? = arguments.values["properties"] else {
+            if required { throw ToolError.invalidArgument("`properties` is required (an object of keys and values)") }
+            return []
+        }
+        return try object.sorted { $0.key < $1.key }.map { key, value in (key, try frontmatterValue(value, key: key)) }
+    }
+
+    static func frontmatterValue(_ value: Value, key: String) throws -> FrontmatterValue? {
+        switch value {
+        case .null: return nil
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .number(Double(number), text: String(number))
+        case .double(let number): return .number(number, text: number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number))
+        // A date or date-time is written plain, so Obsidian shows it as a date; other text as text (quoted
+        // when YAML needs it, links included).
+        case .string(let text):
+            return DateText.matches(text, format: .date) || DateText.matches(text, format: .dateTime) ? .date(text) : .string(text)
+        case .array(let items):
+            return .list(try items.map { item in
+                guard let value = try frontmatterValue(item, key: key) else { throw ToolError.invalidArgument("`\(key)`: a list may not hold null") }
+                return FrontmatterNode(value: value, line: 0, column: 0)
+            })
+        default:
+            throw ToolError.invalidArgument("`\(key)`: nested objects are not written; give text, a number, a boolean, a list or null")
+        }
+    }
+
+    private static func tool(_ name: String, title: String, destructive: Bool, _ description: String, properties: [String: Value], required: [String] = []) -> Tool {
+        Tool(
+            name: name, title: title, description: description,
+            inputSchema: .object(["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) }), "additionalProperties": false]),
+            annotations: Tool.Annotations(title: title, readOnlyHint: false, destructiveHint: destructive, idempotentHint: false, openWorldHint: false))
+    }
+
+    private static func string(_ description: String) -> Value { .object(["type": "string", "description": .string(description)]) }
+}
+
+/// A single-note write's result.
+struct NoteWritten: Encodable, Sendable {
+    var path: String
+    var hash: String
+    var summary: String
+    var operation: String
+    var created: Bool
+
+    init(plan: NoteEditPlan, operation: VaultOperation) {
+        path = plan.path
+        hash = plan.newHash
+        summary = plan.summary
+        self.operation = operation.id
+        created = plan.oldBytes == nil
+    }
+}
+
+/// `move_note`'s result: what moved, each file whose links were rewritten (with new hashes), and the links
+/// that were unresolved and now reach a moved file.
+struct MoveResult: Encodable, Sendable {
+    struct File: Encodable, Sendable {
+        var path: String
+        var links: Int
+        var hash: String
+    }
+
+    var written: Bool
+    var operation: String?
+    var moves: [MovePlan.Move]
+    var files: [File]
+    var linkCount: Int
+    var newlyResolved: [RelinkPlanner.NewlyResolved]
+
+    init(plan: MovePlan, operation: VaultOperation?) {
+        written = operation != nil
+        self.operation = operation?.id
+        moves = plan.moves
+        files = plan.changes.map { File(path: $0.path, links: $0.edits.count, hash: VaultEditor.hash(of: $0.newBytes)) }
+        linkCount = plan.linkCount
+        newlyResolved = plan.newlyResolved
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(written, forKey: .written)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(moves, forKey: .moves)
+        try container.encode(files, forKey: .files)
+        try container.encode(linkCount, forKey: .linkCount)
+        try container.encode(newlyResolved, forKey: .newlyResolved)
+    }
+
+    private enum CodingKeys: String, CodingKey { case written, operation, moves, files, linkCount, newlyResolved }
+}
+
+struct TrashResult: Encodable, Sendable {
+    var written: Bool
+    var operation: String?
+    var moves: [MovePlan.Move]
+    var brokenLinks: [TrashPlan.BrokenLink]
+
+    init(plan: TrashPlan, operation: VaultOperation?) {
+        written = operation != nil
+        self.operation = operation?.id
+        moves = plan.moves
+        brokenLinks = plan.brokenLinks
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(written, forKey: .written)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(moves, forKey: .moves)
+        try container.encode(brokenLinks, forKey: .brokenLinks)
+    }
+
+    private enum CodingKeys: String, CodingKey { case written, operation, moves, brokenLinks }
+}
+
+struct UndoResult: Encodable, Sendable {
+    var undone: String
+    var undoneOperation: String
+    var operation: String?
+    var written: Bool
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(undone, forKey: .undone)
+        try container.encode(undoneOperation, forKey: .undoneOperation)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(written, forKey: .written)
+    }
+
+    private enum CodingKeys: String, CodingKey { case undone, undoneOperation, operation, written }
+}
