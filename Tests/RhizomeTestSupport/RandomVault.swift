@@ -42,6 +42,10 @@ public struct RandomVault {
             lines += ["---", "up: \"[[\(target)]]\"", "tags: [one]", "# a comment: kept", "---"]
         }
         lines.append("# Heading")
+        // A heading may hold a link (the Help vault's `### [[Properties]]`): its text changes with the link.
+        if Int.random(in: 0..<3, using: &generator) == 0 {
+            lines.append("## About [[\(linkText(to: paths.randomElement(using: &generator)!, from: path, markdown: false, generator: &generator))]]")
+        }
         let lineEnding = Int.random(in: 0..<5, using: &generator) == 0 ? "\r\n" : "\n"
         for _ in 0..<Int.random(in: 1...6, using: &generator) {
             let target = paths.randomElement(using: &generator)!

@@ -197,7 +197,9 @@ public struct RelinkPlanner: Sendable {
                 return problem("leave the link at line \(oldLink.line) reaching another file")
             }
         }
-        guard new.tags.map(\.name) == old.tags.map(\.name), new.headings.map(\.text) == old.headings.map(\.text),
+        // A heading's text may hold a rewritten link (`### [[Properties]]`): headings are compared by level and line.
+        guard new.tags.map(\.name) == old.tags.map(\.name), new.headings.map(\.level) == old.headings.map(\.level),
+              new.headings.map(\.line) == old.headings.map(\.line),
               new.blocks.map(\.id) == old.blocks.map(\.id), new.tasks.count == old.tasks.count,
               (new.frontmatter == nil) == (old.frontmatter == nil), new.aliases == old.aliases else {
             return problem("change its tags, headings, blocks, tasks or properties")
