@@ -1,6 +1,13 @@
-/// A unified diff of two versions of a file (`fix` and `types migrate` dry runs). Only the part that
-/// differs is compared line by line: a fix touches the frontmatter, so bodies are skipped cheaply.
+/// A unified diff of two versions of a file (the dry runs of `fix`, `types migrate`, `mv` and the note
+/// edits), in hunks with `context` lines around each change, as `diff -u` prints them. Only the part between
+/// the first and the last differing line is compared line by line (a fix touches the frontmatter, a move a
+/// few lines: bodies are skipped cheaply); when that part is large and keeps its line count (link rewrites
+/// never add lines), lines are paired one to one instead of searching for the longest common subsequence.
 enum UnifiedDiff {
+    private enum Line {
+        case same(String), removed(String), added(String)
+    }
+
     static func render(old: [UInt8], new: [UInt8], path: String, context contextLines: Int = 2) -> String {
         let oldLines = lines(old), newLines = lines(new)
         var prefix = 0
@@ -10,33 +17,77 @@ enum UnifiedDiff {
               oldLines[oldLines.count - 1 - suffix] == newLines[newLines.count - 1 - suffix] { suffix += 1 }
         let a = Array(oldLines[prefix..<(oldLines.count - suffix)]), b = Array(newLines[prefix..<(newLines.count - suffix)])
         guard !a.isEmpty || !b.isEmpty else { return "" }
+        let script = oldLines[..<prefix].map(Line.same) + editScript(a, b) + oldLines[(oldLines.count - suffix)...].map(Line.same)
 
-        // Longest common subsequence over the differing middle (frontmatter-sized).
+        var text = "--- a/\(path)\n+++ b/\(path)\n"
+        // Hunks: runs of changes whose unchanged gaps are at most twice the context, with context around.
+        var index = 0
+        var oldLine = 1, newLine = 1
+        while index < script.count {
+            guard let firstChange = script[index...].firstIndex(where: { if case .same = $0 { false } else { true } }) else { break }
+            var end = firstChange
+            var scan = firstChange
+            while scan < script.count {
+                if case .same = script[scan] {
+                    var run = scan
+                    while run < script.count, case .same = script[run] { run += 1 }
+                    if run == script.count || run - scan > 2 * contextLines { break }
+                    scan = run
+                } else {
+                    scan += 1
+                    end = scan
+                }
+            }
+            let start = max(index, firstChange - contextLines)
+            let stop = min(script.count, end + contextLines)
+            // Line numbers at the hunk's start.
+            for line in script[index..<start] {
+                switch line {
+                case .same: oldLine += 1; newLine += 1
+                case .removed: oldLine += 1
+                case .added: newLine += 1
+                }
+            }
+            var oldCount = 0, newCount = 0, body: [String] = []
+            for line in script[start..<stop] {
+                switch line {
+                case .same(let text): body.append(" " + text); oldCount += 1; newCount += 1
+                case .removed(let text): body.append("-" + text); oldCount += 1
+                case .added(let text): body.append("+" + text); newCount += 1
+                }
+            }
+            text += "@@ -\(oldLine),\(oldCount) +\(newLine),\(newCount) @@\n" + body.joined(separator: "\n") + "\n"
+            oldLine += oldCount
+            newLine += newCount
+            index = stop
+        }
+        return text
+    }
+
+    /// The lines of `a` and `b` as unchanged, removed and added lines.
+    private static func editScript(_ a: [String], _ b: [String]) -> [Line] {
+        if a.count == b.count, a.count > 200 {
+            return zip(a, b).flatMap { $0 == $1 ? [Line.same($0)] : [.removed($0), .added($1)] }
+        }
+        // Longest common subsequence over the differing middle.
         var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in stride(from: a.count - 1, through: 0, by: -1) {
             for j in stride(from: b.count - 1, through: 0, by: -1) {
                 table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
             }
         }
-        var body: [String] = []
+        var script: [Line] = []
         var i = 0, j = 0
         while i < a.count || j < b.count {
             if i < a.count, j < b.count, a[i] == b[j] {
-                body.append(" " + a[i]); i += 1; j += 1
+                script.append(.same(a[i])); i += 1; j += 1
             } else if i < a.count, j == b.count || table[i + 1][j] >= table[i][j + 1] {
-                body.append("-" + a[i]); i += 1  // removals before additions, as `diff -u` shows them
+                script.append(.removed(a[i])); i += 1  // removals before additions, as `diff -u` shows them
             } else {
-                body.append("+" + b[j]); j += 1
+                script.append(.added(b[j])); j += 1
             }
         }
-        let leading = oldLines[max(0, prefix - contextLines)..<prefix].map { " " + $0 }
-        let trailingStart = oldLines.count - suffix
-        let trailing = oldLines[trailingStart..<min(oldLines.count, trailingStart + contextLines)].map { " " + $0 }
-        let oldCount = leading.count + a.count + trailing.count, newCount = leading.count + b.count + trailing.count
-        let start = prefix - leading.count + 1
-        var text = "--- a/\(path)\n+++ b/\(path)\n@@ -\(start),\(oldCount) +\(start),\(newCount) @@\n"
-        text += (leading + body + trailing).joined(separator: "\n") + "\n"
-        return text
+        return script
     }
 
     private static func lines(_ bytes: [UInt8]) -> [String] {
