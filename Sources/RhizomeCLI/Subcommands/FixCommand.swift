@@ -62,7 +62,10 @@ struct FixCommand: RhizomeSubcommand {
             guard !fixes.isEmpty else { continue }
             rewrite.apply(path: path, diskPath: diskPath, bytes: bytes, newBytes: editor.renderedBytes(), fixes: fixes)
         }
-        let (changes, skipped, writeFailures) = (rewrite.changes, rewrite.skipped, rewrite.writeFailures)
+        let fixTotal = rewrite.changes.reduce(0) { $0 + $1.fixes.count }
+        try rewrite.commit(vaultPath: session.vaultPath, databasePath: session.databasePath, kind: "fix",
+                           summary: "fix \(rewrite.changes.count) note\(rewrite.changes.count == 1 ? "" : "s") (\(fixTotal) fix\(fixTotal == 1 ? "" : "es"))")
+        let (changes, skipped) = (rewrite.changes, rewrite.skipped)
         if write && !changes.isEmpty {
             _ = try VaultSession.open(global, context: context)  // the index follows the rewritten notes
         }
@@ -87,7 +90,7 @@ struct FixCommand: RhizomeSubcommand {
                 context.print("\(notes) would change (\(fixes)). Run `rhizome fix --write\(populate ? " --populate" : "")\(unsafe ? " --unsafe" : "")` to apply.")
             }
         }
-        return writeFailures > 0 ? .internalFailure : .success
+        return .success
     }
 }
 

@@ -87,7 +87,9 @@ struct TypesCommand: RhizomeSubcommand {
             let fix = FixPlanner.AppliedFix(code: "type-migration", key: "type", description: "type: \(from) → \(to)")
             rewrite.apply(path: path, diskPath: diskPath, bytes: bytes, newBytes: editor.renderedBytes(), fixes: [fix])
         }
-        let (changes, skipped, writeFailures) = (rewrite.changes, rewrite.skipped, rewrite.writeFailures)
+        try rewrite.commit(vaultPath: session.vaultPath, databasePath: session.databasePath, kind: "types migrate",
+                           summary: "types migrate \(from) → \(to) (\(rewrite.changes.count) note\(rewrite.changes.count == 1 ? "" : "s"))")
+        let (changes, skipped) = (rewrite.changes, rewrite.skipped)
         if write && !changes.isEmpty { _ = try VaultSession.open(global, context: context) }
         if global.json {
             printJSON(rewrite.report, vault: session.vaultPath, context: context)
@@ -104,7 +106,7 @@ struct TypesCommand: RhizomeSubcommand {
                 context.print(write ? "changed \(notes): type \(from) → \(to)" : "\(notes) would change. Run `rhizome types migrate --from \(from) --to \(to) --write` to apply.")
             }
         }
-        return writeFailures > 0 ? .internalFailure : .success
+        return .success
     }
 
     struct TypeValue: Encodable {

@@ -1,10 +1,12 @@
+import Foundation
 import RhizomeCore
 import RhizomeOperations
 
 /// The shared end of `fix` and `types migrate`: each note's new bytes become a diff and, with `--write`,
-/// the file, unless Rhizome must leave the note alone (a symlink leading outside the vault, a read-only or
-/// hard-linked file, a note changed on disk since it was read). What a write would refuse, the dry run
-/// reports too.
+/// part of one journaled change (`commit`), unless Rhizome must leave the note alone (a symlink leading
+/// outside the vault, a read-only or hard-linked file). What a write would refuse, the dry run reports too.
+/// The change is all or nothing: a note changed on disk meanwhile stops it and reverses what was written,
+/// and `rhizome undo --write` reverses it later.
 struct NoteRewrite {
     struct Change: Encodable {
         var path: String
@@ -28,8 +30,8 @@ struct NoteRewrite {
     let write: Bool
     private(set) var changes: [Change] = []
     private(set) var skipped: [Skipped] = []
-    /// Writes that failed (not refusals): the command exits 70.
-    private(set) var writeFailures = 0
+    /// The notes' bytes, for the journaled write.
+    private var contents: [(diskPath: String, old: [UInt8], new: [UInt8])] = []
 
     init(vaultPath: String, write: Bool) throws {
         files = try VaultFiles(vaultPath: vaultPath, notesOnly: true)
@@ -67,17 +69,27 @@ struct NoteRewrite {
         } catch {
             return skip(path, error.description)
         }
-        var change = Change(path: path, fixes: fixes, diff: UnifiedDiff.render(old: bytes, new: newBytes, path: path), written: false)
-        if write {
-            do {
-                try AtomicFileWriter.replace(diskPath, expecting: bytes, with: newBytes)
-                change.written = true
-            } catch {
-                skip(path, error.description)
-                if case .refused = error {} else { writeFailures += 1 }
-                return
-            }
+        changes.append(Change(path: path, fixes: fixes, diff: UnifiedDiff.render(old: bytes, new: newBytes, path: path), written: false))
+        contents.append((diskPath, bytes, newBytes))
+    }
+
+    /// With `write`, writes every change as one journaled operation (`kind` and `summary` name it in
+    /// `rhizome history`); nil when there is nothing to write or it is a dry run.
+    @discardableResult
+    mutating func commit(vaultPath: String, databasePath: String, kind: String, summary: String) throws -> VaultOperation? {
+        guard write, !contents.isEmpty else { return nil }
+        let root = URL(fileURLWithPath: vaultPath).standardizedFileURL.path + "/"
+        var steps: [VaultOperation.Step] = []
+        var result: [String: VaultOperation.FileState] = [:]
+        for item in contents {
+            let relative = item.diskPath.hasPrefix(root) ? String(item.diskPath.dropFirst(root.count)) : String(item.diskPath.dropFirst(vaultPath.count + 1))
+            let after = VaultOperation.FileState(bytes: item.new)
+            steps.append(.write(path: relative, before: VaultOperation.FileState(bytes: item.old), after: after))
+            result[relative] = after
         }
-        changes.append(change)
+        let journal = OperationJournal(vaultPath: vaultPath, databasePath: databasePath)
+        let operation = try journal.apply(VaultOperation(kind: kind, summary: summary, steps: steps, result: result), contents: contents.flatMap { [$0.old, $0.new] })
+        for index in changes.indices { changes[index].written = true }
+        return operation
     }
 }
