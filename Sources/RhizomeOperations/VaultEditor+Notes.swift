@@ -219,3 +219,36 @@ struct NoteLines {
         return newline == "\n" ? lf : lf.replacingOccurrences(of: "\n", with: "\r\n")
     }
 }
+
+extension VaultEditor {
+    /// Plans setting the status character of the task on `line` of a note (` ` open, `x` done, or any
+    /// other character Obsidian's themes give meaning to). Only that character changes.
+    public func planTaskStatus(_ status: Character, note: String, line: Int, expectedHash: String? = nil) throws -> NoteEditPlan {
+        let (path, disk, bytes) = try readNote(note, expectedHash: expectedHash)
+        guard status.unicodeScalars.count == 1, status != "\n", status != "\r", status != "]" else {
+            throw EditError.invalidProperty(key: "status", reason: "a task's status is one character other than `]` or a line break")
+        }
+        let tasks = NoteParser.parse(bytes, path: path, includeBodyText: false).tasks
+        guard let task = tasks.first(where: { $0.line == line }) else {
+            let nearby = tasks.map(\.line).sorted { abs($0 - line) < abs($1 - line) }.prefix(3).map(String.init).joined(separator: ", ")
+            throw EditError.refused(path: path, reason: "line \(line) holds no task\(nearby.isEmpty ? " (the note has none)" : "; tasks are on lines \(nearby)")")
+        }
+        let lines = NoteLines(bytes)
+        let start = lines.start(ofLine: line)
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        // The first `[c]` after the list marker is the task's box (quotes and indentation before it).
+        guard let open = bytes[start..<end].firstIndex(of: UInt8(ascii: "[")) else {
+            throw EditError.refused(path: path, reason: "the task on line \(line) has no `[ ]` box")
+        }
+        let oldStatus = Array(task.status.utf8)
+        let boxEnd = open + 1 + oldStatus.count
+        guard boxEnd < end, Array(bytes[(open + 1)..<boxEnd]) == oldStatus, bytes[boxEnd] == UInt8(ascii: "]") else {
+            throw EditError.refused(path: path, reason: "the task on line \(line) could not be read again exactly")
+        }
+        var newBytes = bytes
+        newBytes.replaceSubrange((open + 1)..<boxEnd, with: Array(String(status).utf8))
+        let described = status == " " ? "open" : status == "x" || status == "X" ? "done" : "`\(status)`"
+        return try plan(path: path, disk: disk, oldBytes: bytes, newBytes: newBytes, kind: "task",
+                        summary: "marked the task on line \(line) of \(path) \(described)")
+    }
+}

@@ -104,4 +104,14 @@ import RhizomeTestSupport
         #expect(!FileManager.default.fileExists(atPath: vault.url("Inbox/New idea.md").path))
         #expect(try vault.read(".trash/New idea.md") == "# New idea\n")
     }
+
+    @Test func aTaskStatusChangesOnlyItsCharacter() throws {
+        let vault = try TemporaryVault()
+        try vault.write("T.md", "# T\n- [ ] plain [link](x.md)\n> - [ ] quoted\n```\n- [ ] in code\n```\n")
+        let editor = try editor(vault)
+        try editor.apply(try editor.planTaskStatus("x", note: "T", line: 2))
+        try editor.apply(try editor.planTaskStatus("/", note: "T", line: 3))
+        #expect(try vault.read("T.md") == "# T\n- [x] plain [link](x.md)\n> - [/] quoted\n```\n- [ ] in code\n```\n")
+        #expect(throws: (any Error).self, "a task in fenced code is no task") { try editor.planTaskStatus("x", note: "T", line: 5) }
+    }
 }

@@ -162,3 +162,31 @@ enum NoteEdit {
         }
     }
 }
+
+struct TaskCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "task",
+        abstract: "Mark a task done, open, or with another status character (NOTE:LINE, as `tasks` lists them).",
+        discussion: "Only the character between the brackets changes. `rhizome tasks` prints each task's file and line.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The task: NOTE:LINE (the note resolved like a wikilink).") var task: String
+    @Flag(help: "Mark it done (`x`).") var done = false
+    @Flag(help: "Mark it open (a space).") var undone = false
+    @Option(help: "Set this status character (`-` cancelled, `/` in progress, …).") var status: String?
+    @Flag(help: "Only show the change.") var dryRun = false
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        guard let colon = task.lastIndex(of: ":"), let line = Int(task[task.index(after: colon)...]), line > 0 else {
+            throw CLIError.invalidArgument("give the task as NOTE:LINE (e.g. `Inbox:12`), as `rhizome tasks` lists them")
+        }
+        let chosen = [done ? "x" : nil, undone ? " " : nil, status].compactMap { $0 }
+        guard chosen.count == 1, let character = chosen[0].first, chosen[0].count == 1 else {
+            throw CLIError.invalidArgument("give exactly one of --done, --undone or --status C (one character)")
+        }
+        let note = String(task[..<colon])
+        return try NoteEdit.run(self, dryRun: dryRun, context: context) { editor in
+            try editor.planTaskStatus(character, note: note, line: line)
+        }
+    }
+}
