@@ -59,7 +59,11 @@ extension VaultEditor {
         try checkVisible(path, asDestination: true)
         for part in path.split(separator: "/") { try checkName(String(part), path: path) }
         var status = stat()
-        if lstat(vaultPath + "/" + path, &status) == 0 { throw .destinationExists(path: path) }
+        // Also a name that differs only in Unicode form (`Café` in NFD, as macOS writes it): Obsidian takes
+        // both for one note.
+        if lstat(vaultPath + "/" + path, &status) == 0 || files.diskPath(of: path) != nil || files.folders.contains(path) {
+            throw .destinationExists(path: path)
+        }
         return path
     }
 

@@ -33,7 +33,7 @@ extension VaultEditor {
         var taken = Set<String>()
         var result: [String: VaultOperation.FileState] = [:]
         for source in sources {
-            let from = source.isFolder ? source.path : (files.relativeDiskPath(of: source.path) ?? source.path)
+            let from = source.isFolder ? files.relativeDiskPath(ofFolder: source.path) : (files.relativeDiskPath(of: source.path) ?? source.path)
             let to = freeTrashPath(for: String(VaultPath.fileName(of: source.path)), taken: &taken)
             steps.append(.move(from: from, to: to))
             moves.append(MovePlan.Move(from: source.path, to: to))

@@ -69,7 +69,7 @@ public struct VaultEditor {
         if !result.problems.isEmpty { throw .linksCannotBeKept(problems: result.problems) }
 
         // The journal's steps, in paths as spelled on disk: the move, then the rewrites at the new paths.
-        let relativeSource = isFolder ? sourcePath : (files.relativeDiskPath(of: sourcePath) ?? sourcePath)
+        let relativeSource = isFolder ? files.relativeDiskPath(ofFolder: sourcePath) : (files.relativeDiskPath(of: sourcePath) ?? sourcePath)
         var steps: [VaultOperation.Step] = [.move(from: relativeSource, to: destinationPath)]
         var contents: [[UInt8]] = []
         var changes: [MovePlan.FileChange] = []
@@ -77,7 +77,17 @@ public struct VaultEditor {
         for edit in result.fileEdits {
             guard let disk = files.diskPath(of: edit.oldPath) else { continue }
             try checkRewritable(edit.oldPath, diskPath: disk, files: files)
-            let newDisk = moves[edit.oldPath] != nil ? edit.newPath : String(disk.dropFirst(vaultPath.count + 1))
+            // Where the file is on disk after the move: a folder's rename keeps its files' own spelling of
+            // their names (an NFD name stays NFD); a moved file gets the name given.
+            let relativeDisk = String(disk.dropFirst(vaultPath.count + 1))
+            let newDisk: String
+            if moves[edit.oldPath] == nil {
+                newDisk = relativeDisk
+            } else if isFolder, relativeDisk.hasPrefix(relativeSource + "/") {
+                newDisk = destinationPath + relativeDisk.dropFirst(relativeSource.count)
+            } else {
+                newDisk = edit.newPath
+            }
             steps.append(.write(path: newDisk, before: VaultOperation.FileState(bytes: edit.oldBytes), after: VaultOperation.FileState(bytes: edit.newBytes)))
             contents += [edit.oldBytes, edit.newBytes]
             resultStates[newDisk] = VaultOperation.FileState(bytes: edit.newBytes)

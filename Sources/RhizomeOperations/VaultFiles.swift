@@ -35,6 +35,14 @@ public struct VaultFiles: Sendable {
         diskPaths[path].map { String($0.dropFirst(vaultPath.count + 1)) }
     }
 
+    /// A folder's vault-relative path as spelled on disk (its name may be NFD), from a file under it; the
+    /// path itself when no file is under it.
+    public func relativeDiskPath(ofFolder folder: String) -> String {
+        let depth = folder.split(separator: "/").count
+        guard let file = diskPaths.keys.first(where: { $0.hasPrefix(folder + "/") }), let disk = relativeDiskPath(of: file) else { return folder }
+        return disk.split(separator: "/", omittingEmptySubsequences: false).prefix(depth).joined(separator: "/")
+    }
+
     /// The path of a note whose vault path equals `path` ignoring Unicode form and letter case, if any.
     public func existingNote(named path: String) -> String? {
         let wanted = UnicodeNormalization.nfc(path).lowercased()

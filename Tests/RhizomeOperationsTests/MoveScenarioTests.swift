@@ -166,4 +166,26 @@ import RhizomeTestSupport
         #expect(throws: EditError.trashNotLocal(option: "system")) { try editor.planTrash(["Gone"]) }
         #expect(try editor.planTrash(["Gone"], allowLocalTrash: true).moves.count == 1)
     }
+
+    @Test func aNameThatDiffersOnlyInUnicodeFormIsTaken() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Cafe\u{301}.md", "an NFD name, as macOS writes it\n")
+        try vault.write("Draft.md", "d\n")
+        let editor = try editor(vault)
+        #expect(throws: EditError.destinationExists(path: "Café.md")) { try editor.planMove("Draft", to: "Caf\u{E9}") }
+    }
+
+    @Test func aFolderWithAnNFDNameMovesWithItsNotes() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Re\u{301}sume\u{301}s/Cafe\u{301}.md", "[[Other]]\n")
+        try vault.write("Other.md", "[[Résumés/Café]]\n")
+        let editor = try editor(vault)
+        let before = try GraphSnapshot(editor.store)
+        let plan = try editor.planMove("Résumés", to: "Archive/")
+        try editor.apply(plan)
+        #expect(try GraphSnapshot(editor.store) == before.moved(Dictionary(uniqueKeysWithValues: plan.moves.map { ($0.from, $0.to) })))
+        #expect(try vault.read("Other.md") == "[[Résumés/Café]]\n", "a path suffix still reaches the note: not rewritten")
+        // The moved folder is named as Rhizome writes names (NFC); the files in it keep their own spelling.
+        #expect(FileManager.default.fileExists(atPath: vault.url("Archive/R\u{E9}sum\u{E9}s/Cafe\u{301}.md").path))
+    }
 }

@@ -30,6 +30,9 @@ public struct LocatedLink: Sendable, Hashable {
     public var occurrence: LinkOccurrence
     /// Byte range, in the whole file, of the path text as written (without surrounding spaces).
     public var pathRange: Range<Int>
+    /// Byte range of the subpath as written, after the `#` (nil without one, and for canvas file nodes,
+    /// whose subpath is a field of its own).
+    public var subpathRange: Range<Int>?
     public var syntax: Syntax
     public var container: Container
     /// The markdown destination's path text was percent-encoded beyond spaces (`Caf%C3%A9.md`): new text
@@ -74,6 +77,7 @@ public enum LinkLocator {
             }
             guard var located = found else { return nil }
             located.pathRange = (located.pathRange.lowerBound + offset)..<(located.pathRange.upperBound + offset)
+            located.subpathRange = located.subpathRange.map { ($0.lowerBound + offset)..<($0.upperBound + offset) }
             return located
         }
     }
@@ -145,10 +149,14 @@ private struct Reader {
             }
             position += 1
         }
-        if let hashAt = bytes[innerStart..<pathEnd].firstIndex(of: hash) { pathEnd = hashAt }
+        var subpathRange: Range<Int>? = nil
+        if let hashAt = bytes[innerStart..<pathEnd].firstIndex(of: hash) {
+            subpathRange = trimmed(hashAt + 1, pathEnd)
+            pathEnd = hashAt
+        }
         let range = trimmed(innerStart, pathEnd)
         guard matches(range, link.path, container: container, percentDecoded: false) else { return nil }
-        return LocatedLink(occurrence: link, pathRange: range, syntax: .wikilink, container: container, encodesNonASCII: false)
+        return LocatedLink(occurrence: link, pathRange: range, subpathRange: subpathRange, syntax: .wikilink, container: container, encodesNonASCII: false)
     }
 
     /// `[text](destination "title")` (or `![…](…)`) starting at `start`.
@@ -198,12 +206,16 @@ private struct Reader {
         // The path is the destination before its first `#` (an encoded `%23` would split after decoding:
         // such a link is not located, so it is never rewritten).
         var pathEnd = destinationEnd
-        if let hashAt = bytes[destinationStart..<destinationEnd].firstIndex(of: hash) { pathEnd = hashAt }
+        var subpathRange: Range<Int>? = nil
+        if let hashAt = bytes[destinationStart..<destinationEnd].firstIndex(of: hash) {
+            pathEnd = hashAt
+            subpathRange = (hashAt + 1)..<destinationEnd
+        }
         let range = trimmed(destinationStart, pathEnd)
         let raw = text(range)
         guard !raw.lowercased().contains("%23"), matches(range, link.path, container: container, percentDecoded: true) else { return nil }
         let encodesNonASCII = raw.contains("%") && raw.utf8.allSatisfy { $0 < 0x80 } && raw.removingPercentEncodingIfValid.utf8.contains { $0 >= 0x80 }
-        return LocatedLink(occurrence: link, pathRange: range, syntax: syntax, container: container, encodesNonASCII: encodesNonASCII)
+        return LocatedLink(occurrence: link, pathRange: range, subpathRange: subpathRange, syntax: syntax, container: container, encodesNonASCII: encodesNonASCII)
     }
 
     /// The first markdown link from `start` to the end of its line whose path reads as `link.path`.
@@ -229,7 +241,7 @@ private struct Reader {
             end += 1
         }
         guard end < bytes.count, UnicodeNormalization.nfc(text(start..<end)) == link.path else { return nil }
-        return LocatedLink(occurrence: link, pathRange: start..<end, syntax: .canvasFile, container: .jsonString, encodesNonASCII: false)
+        return LocatedLink(occurrence: link, pathRange: start..<end, subpathRange: nil, syntax: .canvasFile, container: .jsonString, encodesNonASCII: false)
     }
 
     /// Whether the raw text reads as the parser's `path`. Raw text with escapes of its container (a
