@@ -114,4 +114,22 @@ import RhizomeTestSupport
         #expect(try vault.read("T.md") == "# T\n- [x] plain [link](x.md)\n> - [/] quoted\n```\n- [ ] in code\n```\n")
         #expect(throws: (any Error).self, "a task in fenced code is no task") { try editor.planTaskStatus("x", note: "T", line: 5) }
     }
+
+    @Test func theDailyNoteIsCreatedFromItsTemplateOnceAndThenFound() throws {
+        let vault = try TemporaryVault()
+        try vault.write(".obsidian/daily-notes.json", #"{"folder": "Daily", "format": "YYYY-MM-DD", "template": "Templates/Daily.md"}"#)
+        try vault.write("Templates/Daily.md", "# {{title}}\n\n## Tasks\n")
+        let editor = try editor(vault)
+        let day = try #require(VaultEditor.day("2026-11-25"))
+        let first = try editor.planDaily(for: day)
+        #expect(first.path == "Daily/2026-11-25.md")
+        try editor.apply(try #require(first.create))
+        #expect(try vault.read("Daily/2026-11-25.md") == "# 2026-11-25\n\n## Tasks\n")
+        try editor.apply(try editor.planInsert("- [ ] a", into: first.path, heading: "Tasks"))
+        let again = try editor.planDaily(for: day)
+        #expect(again.create == nil, "an existing daily note is found, never recreated")
+        #expect(try vault.read("Daily/2026-11-25.md") == "# 2026-11-25\n\n## Tasks\n- [ ] a\n")
+        #expect(VaultEditor.day("2026-02-30") == nil)
+        #expect(VaultEditor.day("tomorrow") != nil)
+    }
 }

@@ -190,3 +190,47 @@ struct TaskCommand: RhizomeSubcommand {
         }
     }
 }
+
+struct DailyCommand: RhizomeSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daily",
+        abstract: "Open or create the day's note where Obsidian's daily notes settings put it; print its path.",
+        discussion: """
+            Uses .obsidian/daily-notes.json (folder, Moment.js format, template), or the Periodic Notes plugin's \
+            daily settings when they are enabled. A new note starts from the template with {{date}}, {{time}}, \
+            {{title}} and {{date:FORMAT}} filled as Obsidian's Templates plugin fills them. Never overwrites; \
+            journaled, so `rhizome undo --write` moves a new note to the trash.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The day: today (default), yesterday, tomorrow, +N or -N days, or YYYY-MM-DD.") var date = "today"
+    @Option(parsing: .unconditional, help: "Text to add at the end of the note (a list item `- …` too; - reads standard input).") var append: String?
+
+    func execute(in context: CommandContext) throws -> ExitStatus {
+        guard let day = VaultEditor.day(date) else {
+            throw CLIError.invalidArgument("--date takes today, yesterday, tomorrow, +N or -N days, or YYYY-MM-DD (got `\(date)`)")
+        }
+        let session = try VaultSession.open(global, context: context)
+        let editor = try session.editor()
+        let daily = try editor.planDaily(for: day)
+        if let problem = daily.templateProblem { context.printError("warning: " + problem) }
+        if let create = daily.create { try editor.apply(create) }
+        if let append {
+            try editor.apply(try editor.planInsert(try NoteEdit.text([append]), into: daily.path))
+        }
+        if global.json {
+            printJSON(Output(path: daily.path, absolutePath: session.vaultPath + "/" + daily.path, created: daily.create != nil, appended: append != nil),
+                      vault: session.vaultPath, context: context)
+        } else {
+            context.print(daily.path)
+        }
+        return .success
+    }
+
+    struct Output: Encodable {
+        var path: String
+        var absolutePath: String
+        var created: Bool
+        var appended: Bool
+    }
+}
