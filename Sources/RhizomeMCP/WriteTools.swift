@@ -31,14 +31,23 @@ struct WriteTools: Sendable {
     private static let catalog: [Entry] = [
         Entry(
             tool: tool("create_note", title: "Create a note", destructive: false,
-                       "Creates a new note (never overwrites: any note of that name, in any letter case, is an error). Either `content` (the whole text, frontmatter included) or `properties` and `body` (the frontmatter is written for you).",
+                       "Creates a new note (never overwrites: any note of that name, in any letter case, is an error). A typed note: `type` (see the `schema` tool) with `title`, optional `folder` and `properties`, made from the schema's scaffold with defaults and an inferred id, valid by construction. A plain note: `path` with `content` (the whole text) or `properties` and `body`.",
                        properties: [
-                        "path": string("Vault-relative path of the new note, e.g. `Inbox/Idea.md` (`.md` is added when missing)."),
+                        "type": string("A note type: the note is made from its schema's scaffold."),
+                        "title": string("The typed note's title (its file name, and the source of an inferred id)."),
+                        "folder": string("Where a typed note goes (default: its schema's scaffold folder)."),
+                        "path": string("Vault-relative path of a plain note, e.g. `Inbox/Idea.md` (`.md` is added when missing)."),
                         "content": string("The note's whole text."),
                         "properties": .object(["type": "object", "description": "Frontmatter properties (text, numbers, booleans, lists; `[[Note]]` links are quoted for you)."]),
                         "body": string("The markdown after the frontmatter."),
-                       ], required: ["path"]),
+                       ]),
             run: { arguments, editor in
+                if let type = arguments.optionalString("type") {
+                    let folder = try arguments.optionalString("folder").map(safePath)
+                    let properties = try propertyChanges(arguments, required: false).compactMap { change in change.value.map { (change.key, $0) } }
+                    let plan = try editor.planNew(type: type, title: arguments.optionalString("title"), folder: folder, properties: properties)
+                    return ToolOutput(NoteWritten(plan: plan, operation: try editor.apply(plan)), total: nil, truncated: false)
+                }
                 let path = try safePath(arguments.string("path"))
                 var text = arguments.optionalString("content") ?? ""
                 if arguments.values["content"] == nil {

@@ -32,8 +32,7 @@ struct NewCommand: RhizomeSubcommand {
         }
         let note = try NoteDraft.make(schema: schema, title: title, folder: folder, assignments: try parseAssignments(), now: Date())
         // Valid by construction: check the draft exactly as `validate` would before writing anything.
-        let parsed = NoteParser.parse(Array(note.text.utf8), path: note.path, includeBodyText: false)
-        let problems = (parsed.findings + NoteChecker(catalog: catalog).check(parsed.frontmatter, path: note.path).findings).filter { $0.severity == .error }
+        let problems = VaultEditor.problems(of: note, catalog: catalog)
         guard problems.isEmpty else {
             throw CLIError.invalidArgument(
                 "the new note would not be valid, so nothing was written:\n" + problems.map { "  " + $0.message + ($0.fix.map { " (\($0))" } ?? "") }.joined(separator: "\n")
