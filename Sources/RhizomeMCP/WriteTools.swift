@@ -107,7 +107,7 @@ struct WriteTools: Sendable {
                 if let expected = arguments.optionalString("expectedHash") { try editor.checkHash(of: source, expectedHash: expected) }
                 let plan = try editor.planMove(source, to: try safePath(arguments.string("destination")))
                 let operation = try arguments.bool("dryRun", default: false) ? nil : try editor.apply(plan)
-                return ToolOutput(MoveResult(plan: plan, operation: operation), total: nil, truncated: false)
+                return ToolOutput(MoveReport(plan, operation: operation), total: nil, truncated: false)
             }),
         Entry(
             tool: tool("delete_note", title: "Move to the trash", destructive: true,
@@ -122,7 +122,7 @@ struct WriteTools: Sendable {
                 if let expected = arguments.optionalString("expectedHash") { try editor.checkHash(of: note, expectedHash: expected) }
                 let plan = try editor.planTrash([note])
                 let operation = try arguments.bool("dryRun", default: false) ? nil : try editor.apply(plan)
-                return ToolOutput(TrashResult(plan: plan, operation: operation), total: nil, truncated: false)
+                return ToolOutput(TrashReport(plan, operation: operation), total: nil, truncated: false)
             }),
         Entry(
             tool: tool("undo", title: "Undo the last change", destructive: true,
@@ -202,68 +202,6 @@ struct NoteWritten: Encodable, Sendable {
         self.operation = operation.id
         created = plan.oldBytes == nil
     }
-}
-
-/// `move_note`'s result: what moved, each file whose links were rewritten (with new hashes), and the links
-/// that were unresolved and now reach a moved file.
-struct MoveResult: Encodable, Sendable {
-    struct File: Encodable, Sendable {
-        var path: String
-        var links: Int
-        var hash: String
-    }
-
-    var written: Bool
-    var operation: String?
-    var moves: [MovePlan.Move]
-    var files: [File]
-    var linkCount: Int
-    var newlyResolved: [RelinkPlanner.NewlyResolved]
-
-    init(plan: MovePlan, operation: VaultOperation?) {
-        written = operation != nil
-        self.operation = operation?.id
-        moves = plan.moves
-        files = plan.changes.map { File(path: $0.path, links: $0.edits.count, hash: VaultEditor.hash(of: $0.newBytes)) }
-        linkCount = plan.linkCount
-        newlyResolved = plan.newlyResolved
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(written, forKey: .written)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(moves, forKey: .moves)
-        try container.encode(files, forKey: .files)
-        try container.encode(linkCount, forKey: .linkCount)
-        try container.encode(newlyResolved, forKey: .newlyResolved)
-    }
-
-    private enum CodingKeys: String, CodingKey { case written, operation, moves, files, linkCount, newlyResolved }
-}
-
-struct TrashResult: Encodable, Sendable {
-    var written: Bool
-    var operation: String?
-    var moves: [MovePlan.Move]
-    var brokenLinks: [TrashPlan.BrokenLink]
-
-    init(plan: TrashPlan, operation: VaultOperation?) {
-        written = operation != nil
-        self.operation = operation?.id
-        moves = plan.moves
-        brokenLinks = plan.brokenLinks
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(written, forKey: .written)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(moves, forKey: .moves)
-        try container.encode(brokenLinks, forKey: .brokenLinks)
-    }
-
-    private enum CodingKeys: String, CodingKey { case written, operation, moves, brokenLinks }
 }
 
 struct UndoResult: Encodable, Sendable {

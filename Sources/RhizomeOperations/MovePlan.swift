@@ -62,3 +62,77 @@ public struct UndoPlan: Sendable {
     public var original: VaultOperation
     public var operation: VaultOperation
 }
+
+/// What a move (or heading rename) did or would do, as `rhizome mv --json` and MCP `move_note` report it:
+/// the moves, per rewritten file its link edits and new hash, and the links a new name resolves.
+public struct MoveReport: Encodable, Sendable {
+    public struct File: Encodable, Sendable {
+        public var path: String
+        public var oldPath: String
+        public var links: [RelinkPlanner.LinkEdit]
+        public var hash: String
+    }
+
+    public var source: String
+    public var destination: String
+    public var isFolder: Bool
+    public var written: Bool
+    public var operation: String?
+    public var moves: [MovePlan.Move]
+    public var files: [File]
+    public var linkCount: Int
+    public var newlyResolved: [RelinkPlanner.NewlyResolved]
+
+    public init(_ plan: MovePlan, operation: VaultOperation?) {
+        source = plan.source
+        destination = plan.destination
+        isFolder = plan.isFolder
+        written = operation != nil
+        self.operation = operation?.id
+        moves = plan.moves
+        files = plan.changes.map { File(path: $0.path, oldPath: $0.oldPath, links: $0.edits, hash: VaultOperation.FileState(bytes: $0.newBytes).hash) }
+        linkCount = plan.linkCount
+        newlyResolved = plan.newlyResolved
+    }
+
+    private enum CodingKeys: String, CodingKey { case source, destination, isFolder, written, operation, moves, files, linkCount, newlyResolved }
+
+    /// Every key is always present (`null` when absent), as in all of Rhizome's JSON.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(destination, forKey: .destination)
+        try container.encode(isFolder, forKey: .isFolder)
+        try container.encode(written, forKey: .written)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(moves, forKey: .moves)
+        try container.encode(files, forKey: .files)
+        try container.encode(linkCount, forKey: .linkCount)
+        try container.encode(newlyResolved, forKey: .newlyResolved)
+    }
+}
+
+/// What `rhizome rm --json` and MCP `delete_note` report.
+public struct TrashReport: Encodable, Sendable {
+    public var written: Bool
+    public var operation: String?
+    public var moves: [MovePlan.Move]
+    public var brokenLinks: [TrashPlan.BrokenLink]
+
+    public init(_ plan: TrashPlan, operation: VaultOperation?) {
+        written = operation != nil
+        self.operation = operation?.id
+        moves = plan.moves
+        brokenLinks = plan.brokenLinks
+    }
+
+    private enum CodingKeys: String, CodingKey { case written, operation, moves, brokenLinks }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(written, forKey: .written)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(moves, forKey: .moves)
+        try container.encode(brokenLinks, forKey: .brokenLinks)
+    }
+}

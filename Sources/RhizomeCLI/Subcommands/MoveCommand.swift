@@ -35,7 +35,7 @@ struct MoveCommand: RhizomeSubcommand {
         let plan = try editor.planMove(source, to: destination)
         let operation = write ? try editor.apply(plan) : nil
         if global.json {
-            printJSON(MoveOutput(plan, operation: operation), vault: session.vaultPath, context: context)
+            printJSON(MoveReport(plan, operation: operation), vault: session.vaultPath, context: context)
             return .success
         }
         // The diff is the dry run's answer; once written, one line per rewritten file is enough.
@@ -57,51 +57,5 @@ struct MoveCommand: RhizomeSubcommand {
             context.print("would move \(moved) and rewrite \(links). Nothing was changed: add --write to apply.")
         }
         return .success
-    }
-}
-
-/// `rhizome mv --json`'s data.
-struct MoveOutput: Encodable {
-    struct File: Encodable {
-        var path: String
-        var oldPath: String
-        var links: [RelinkPlanner.LinkEdit]
-    }
-
-    var source: String
-    var destination: String
-    var isFolder: Bool
-    var written: Bool
-    var operation: String?
-    var moves: [MovePlan.Move]
-    var files: [File]
-    var linkCount: Int
-    var newlyResolved: [RelinkPlanner.NewlyResolved]
-
-    init(_ plan: MovePlan, operation: VaultOperation?) {
-        source = plan.source
-        destination = plan.destination
-        isFolder = plan.isFolder
-        written = operation != nil
-        self.operation = operation?.id
-        moves = plan.moves
-        files = plan.changes.map { File(path: $0.path, oldPath: $0.oldPath, links: $0.edits) }
-        linkCount = plan.linkCount
-        newlyResolved = plan.newlyResolved
-    }
-
-    private enum CodingKeys: String, CodingKey { case source, destination, isFolder, written, operation, moves, files, linkCount, newlyResolved }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(source, forKey: .source)
-        try container.encode(destination, forKey: .destination)
-        try container.encode(isFolder, forKey: .isFolder)
-        try container.encode(written, forKey: .written)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(moves, forKey: .moves)
-        try container.encode(files, forKey: .files)
-        try container.encode(linkCount, forKey: .linkCount)
-        try container.encode(newlyResolved, forKey: .newlyResolved)
     }
 }

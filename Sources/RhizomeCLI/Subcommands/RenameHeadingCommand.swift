@@ -21,7 +21,7 @@ struct RenameHeadingCommand: RhizomeSubcommand {
         let plan = try editor.planRenameHeading(old, to: new, in: note)
         let operation = write ? try editor.apply(plan) : nil
         if global.json {
-            printJSON(MoveOutput(plan, operation: operation), vault: session.vaultPath, context: context)
+            printJSON(MoveReport(plan, operation: operation), vault: session.vaultPath, context: context)
             return .success
         }
         for change in plan.changes where operation == nil {

@@ -32,7 +32,7 @@ struct TrashCommand: RhizomeSubcommand {
         let plan = try editor.planTrash(paths, allowLocalTrash: localTrash)
         let operation = write ? try editor.apply(plan) : nil
         if global.json {
-            printJSON(TrashOutput(plan: plan, operation: operation), vault: session.vaultPath, context: context)
+            printJSON(TrashReport(plan, operation: operation), vault: session.vaultPath, context: context)
             return .success
         }
         for move in plan.moves { context.print("\(move.from) → \(move.to)") }
@@ -47,30 +47,5 @@ struct TrashCommand: RhizomeSubcommand {
             context.print("would move \(count) item\(count == 1 ? "" : "s") to .trash/. Nothing was changed: add --write to apply.")
         }
         return .success
-    }
-}
-
-/// `rhizome rm --json`'s data.
-struct TrashOutput: Encodable {
-    var written: Bool
-    var operation: String?
-    var moves: [MovePlan.Move]
-    var brokenLinks: [TrashPlan.BrokenLink]
-
-    init(plan: TrashPlan, operation: VaultOperation?) {
-        written = operation != nil
-        self.operation = operation?.id
-        moves = plan.moves
-        brokenLinks = plan.brokenLinks
-    }
-
-    private enum CodingKeys: String, CodingKey { case written, operation, moves, brokenLinks }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(written, forKey: .written)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(moves, forKey: .moves)
-        try container.encode(brokenLinks, forKey: .brokenLinks)
     }
 }
