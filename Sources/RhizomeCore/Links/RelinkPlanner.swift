@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// Works out the link text that keeps the graph as it is when files move: after the move, every link
 /// reaches the file it reached before (at its new path), and every other byte of every file stays.
 ///
@@ -107,10 +110,37 @@ public struct RelinkPlanner: Sendable {
         return keys
     }
 
+    /// Plans every source; on two threads when there are many (each source is planned on its own, and the
+    /// results are put back in the sources' order).
     public func plan(_ sources: [Source]) -> Result {
-        var result = Result()
-        for source in sources { plan(source, into: &result) }
-        return result
+        guard sources.count >= 64 else {
+            var result = Result()
+            for source in sources { plan(source, into: &result) }
+            return result
+        }
+        let workers = 2
+        let parts = PlanParts(count: workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var result = Result()
+            var index = worker
+            while index < sources.count {
+                plan(sources[index], into: &result)
+                index += workers
+            }
+            parts.set(worker, result)
+        }
+        // Back in the sources' order: edits and problems by path.
+        let order = Dictionary(uniqueKeysWithValues: sources.enumerated().map { ($0.element.path, $0.offset) })
+        var merged = Result()
+        for part in parts.results {
+            merged.fileEdits += part.fileEdits
+            merged.newlyResolved += part.newlyResolved
+            merged.problems += part.problems
+        }
+        merged.fileEdits.sort { order[$0.oldPath, default: 0] < order[$1.oldPath, default: 0] }
+        merged.newlyResolved.sort { ($0.path, $0.line, $0.column) < ($1.path, $1.line, $1.column) }
+        merged.problems.sort { order[$0.path, default: 0] < order[$1.path, default: 0] }
+        return merged
     }
 
     private func plan(_ source: Source, into result: inout Result) {
@@ -209,5 +239,25 @@ public struct RelinkPlanner: Sendable {
 
     static func parse(_ bytes: [UInt8], path: String, kind: VaultFileKind) -> ParsedNote {
         kind == .canvas ? CanvasParser.parse(bytes, path: path) : NoteParser.parse(bytes, path: path, includeBodyText: false)
+    }
+}
+
+/// The results of the planning threads, one slot each.
+private final class PlanParts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [RelinkPlanner.Result?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ slot: Int, _ result: RelinkPlanner.Result) {
+        lock.lock()
+        defer { lock.unlock() }
+        slots[slot] = result
+    }
+
+    var results: [RelinkPlanner.Result] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.compactMap { $0 }
     }
 }
