@@ -10,11 +10,27 @@ import Darwin
 extension OperationJournal {
     /// The recorded operations, newest first.
     public func history(limit: Int = .max) -> [VaultOperation] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: historyFolder)) ?? [])
-            .filter { $0.hasSuffix(".json") }.sorted(by: >)
-        return names.prefix(limit).compactMap { name in
-            FileManager.default.contents(atPath: historyFolder + "/" + name).flatMap { try? JSONDecoder().decode(VaultOperation.self, from: $0) }
+        historyNames().prefix(limit).compactMap { record(at: historyFolder + "/" + $0) }
+    }
+
+    /// The newest recorded operation that matches, reading records one by one from the newest.
+    public func newest(where matches: (VaultOperation) -> Bool) -> VaultOperation? {
+        for name in historyNames() {
+            if let operation = record(at: historyFolder + "/" + name), matches(operation) { return operation }
         }
+        return nil
+    }
+
+    /// One recorded operation, by id.
+    func operation(id: String) -> VaultOperation? { record(at: historyFolder + "/" + id + ".json") }
+
+    /// Record names, newest first (ids begin with their time).
+    private func historyNames() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: historyFolder)) ?? []).filter { $0.hasSuffix(".json") }.sorted(by: >)
+    }
+
+    private func record(at path: String) -> VaultOperation? {
+        FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(VaultOperation.self, from: $0) }
     }
 
     /// Rewrites an operation's history record (undo marks the one it reversed).
@@ -97,7 +113,7 @@ extension OperationJournal {
 
     /// Keeps the newest `historyLimit` records and their packs.
     func pruneHistory() {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: historyFolder)) ?? []).filter { $0.hasSuffix(".json") }.sorted(by: >)
+        let names = historyNames()
         guard names.count > historyLimit else { return }
         for name in names.dropFirst(historyLimit) {
             removeFile(historyFolder + "/" + name)

@@ -112,7 +112,7 @@ public final class OperationJournal: Sendable {
         try writeRecord(operation, to: historyPath(of: operation))
         CrashPoint.hit()
         // An undo marks what it reversed, in the same finish that recovery repeats.
-        if let original = operation.undoes, var reversed = history().first(where: { $0.id == original }) {
+        if let original = operation.undoes, var reversed = self.operation(id: original) {
             reversed.state = .undone
             try update(reversed)
             removeEmptyFolders(reversed.createdFolders ?? [])

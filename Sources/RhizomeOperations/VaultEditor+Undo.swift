@@ -8,7 +8,7 @@ extension VaultEditor {
     /// Plans reversing the newest change that is not undone yet. Throws `.undoBlocked` naming the first
     /// file that changed since, and `.nothingToUndo`.
     public func planUndo() throws(EditError) -> UndoPlan {
-        guard let original = journal.history().first(where: { $0.state == .applied && $0.kind != "undo" }) else { throw .nothingToUndo }
+        guard let original = journal.newest(where: { $0.state == .applied && $0.kind != "undo" }) else { throw .nothingToUndo }
         var steps: [VaultOperation.Step] = []
         var trashNames = Set<String>()
         for step in original.steps.reversed() {

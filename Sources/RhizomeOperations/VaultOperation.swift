@@ -73,9 +73,11 @@ public struct VaultOperation: Codable, Sendable, Equatable {
         self.createdFolders = createdFolders.isEmpty ? nil : createdFolders
     }
 
-    /// Time-ordered and unique: milliseconds since 1970 and a random suffix.
+    /// Time-ordered (its text sorts as its time: the history lists and undo picks by it) and unique:
+    /// milliseconds since 1970 in base 36, padded, and a random suffix. Changes take the journal's lock
+    /// and re-index after it, so two never share a millisecond.
     static func newID() -> String {
-        let milliseconds = UInt64(Date().timeIntervalSince1970 * 1000)
-        return String(milliseconds, radix: 36) + "-" + String(UInt32.random(in: .min ... .max), radix: 36)
+        let milliseconds = String(UInt64(Date().timeIntervalSince1970 * 1000), radix: 36)
+        return String(repeating: "0", count: max(0, 10 - milliseconds.count)) + milliseconds + "-" + String(UInt32.random(in: .min ... .max), radix: 36)
     }
 }
