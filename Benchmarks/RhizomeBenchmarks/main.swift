@@ -8,6 +8,7 @@
 ///     swift run -c release rhizome-benchmark --cold 10000 [--full-text] [--report-rss]   # one cold index, to profile
 ///     swift run -c release rhizome-benchmark --parse 10000   # parsing and resolving alone, one thread, to profile
 ///     swift run -c release rhizome-benchmark --move 10000 [--repeat 3]   # link-safe mv of a hub note and a folder, undo
+///     swift run -c release rhizome-benchmark --update 10000 [--repeat 3] [--phases] [--no-full-text]   # re-index of 1,000 changed notes
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -64,6 +65,16 @@ if let single = value(of: "--single").flatMap(Int.init) {
 // `--move N`: link-safe moves through the operations layer.
 if let size = value(of: "--move").flatMap(Int.init) {
     runMode("move benchmark") { try MoveBenchmark(noteCount: size, workRoot: workRoot, rounds: value(of: "--repeat").flatMap(Int.init) ?? 3).run() }
+}
+
+// `--update N`: re-indexing many changed notes (what `rhizome mv` does after rewriting them).
+if let size = value(of: "--update").flatMap(Int.init) {
+    runMode("update benchmark") {
+        try UpdateBenchmark(
+            noteCount: size, workRoot: workRoot, rounds: value(of: "--repeat").flatMap(Int.init) ?? 3, tracePhases: arguments.contains("--phases"),
+            fullText: !arguments.contains("--no-full-text")
+        ).run()
+    }
 }
 
 // `--dataview N`: Dataview query latency on an indexed vault.
