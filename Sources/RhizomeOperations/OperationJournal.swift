@@ -266,6 +266,12 @@ public final class OperationJournal: Sendable {
         switch step {
         case .move(let from, let to):
             if status(of: step) == .done { return }
+            // Killed between a file's two names (link, then unlink): the new name is there, drop the old one.
+            if let source = Self.identity(absolute(from)), !source.isFolder, let destination = Self.identity(absolute(to)),
+               source.device == destination.device, source.inode == destination.inode {
+                guard unlink(absolute(from)) == 0 else { throw .io(path: from, operation: "remove the old name of", reason: String(cString: strerror(errno))) }
+                return
+            }
             try FileMover.move(absolute(from), to: absolute(to), displayPath: to)
         case .write(let path, let before, let after):
             let target = absolute(path)

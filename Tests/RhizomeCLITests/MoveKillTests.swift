@@ -147,4 +147,25 @@ import RhizomeTestSupport
     static func moved(_ graph: [String: [String?]], _ moves: [String: String]) -> [String: [String?]] {
         Dictionary(uniqueKeysWithValues: graph.map { (moves[$0.key] ?? $0.key, $0.value.map { $0.map { moves[$0] ?? $0 } }) })
     }
+
+    /// A single note's move is a second name then the first one removed: killed in between, the file has
+    /// both names, and the next command must leave one, never a copy.
+    @Test func aFileMoveKilledBetweenItsTwoNamesLeavesOneFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rhizome-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vault = folder.appendingPathComponent("vault")
+        try FileManager.default.createDirectory(at: vault.appendingPathComponent(".obsidian"), withIntermediateDirectories: true)
+        try Data("# Old\n".utf8).write(to: vault.appendingPathComponent("Old.md"))
+        try Data("[[Old]]\n".utf8).write(to: vault.appendingPathComponent("Links.md"))
+        #expect(try Self.rhizome(["index"], in: folder).status == 0)
+        // Crash points: 1 the journal written, 2 the second name made.
+        let killed = try Self.rhizome(["mv", "Old", "New", "--write"], in: folder, environment: ["RHIZOME_CRASH_POINT": "2"])
+        #expect(killed.killedBySignal)
+        #expect(FileManager.default.fileExists(atPath: vault.appendingPathComponent("Old.md").path), "killed with both names")
+        let next = try Self.rhizome(["backlinks", "New"], in: folder)
+        #expect(next.status == 0, "\(next.error)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: vault.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(names == ["Links.md", "New.md"])
+        #expect(try String(contentsOf: vault.appendingPathComponent("Links.md"), encoding: .utf8) == "[[New]]\n")
+    }
 }
