@@ -13,7 +13,8 @@ public final class Indexer {
     public let store: IndexStore
     public let vaultRoot: String
     public var options: IndexOptions
-    /// The schemas of the last walk of the whole vault; a scoped update checks notes against them.
+    /// The schemas notes were last checked against (by a walk of the whole vault, or loaded by a scoped
+    /// update that found the index checked against them); a scoped update checks notes against them.
     private var cachedSchemas: LoadedSchemas?
 
     public init(store: IndexStore, vaultRoot: String, options: IndexOptions = IndexOptions()) {
@@ -46,11 +47,15 @@ public final class Indexer {
         let started = clock.now
         var phases = PhaseTimer(enabled: options.tracePhases)
         defer { phases.finish() }
-        guard let schemas = cachedSchemas, try store.metaValue("schema_fingerprint") == schemas.fingerprint,
+        // An indexer made for this update (as `rhizome mv` makes one) loads the schemas: when the index was
+        // checked against the same ones, the paths settle it as they do for a watcher's indexer.
+        let schemas = cachedSchemas ?? loadSchemas()
+        guard try store.metaValue("schema_fingerprint") == schemas.fingerprint,
               try store.metaValue("parser_version") == IndexSchema.parserVersion,
               try store.metaValue(Self.unfinishedFirstIndexKey) != "1" else {
             return try runOverWholeVault(progress: nil)
         }
+        cachedSchemas = schemas
         let scoped = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan(paths: changedPaths)
         if scoped.needsFullScan != nil { return try runOverWholeVault(progress: nil) }
         // A schema folder the config keeps in the vault (`schemas: Meta/schemas`): a schema changed.
