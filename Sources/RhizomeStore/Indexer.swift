@@ -235,9 +235,8 @@ public final class Indexer {
         } else if !added.isEmpty || !removed.isEmpty || delta.scanFindingsChanged {
             try connection.transaction {
                 let markPending = try connection.prepare("INSERT OR IGNORE INTO pending_resolve(link_key) VALUES (?)")
-                let delete = try FileDeletion(connection)
+                try FileDeletion(connection).run(removed.map(\.id))
                 for state in removed {
-                    try delete.run(state.id)
                     try markPending.bind(.text(LinkResolver<Int64>.resolveKey(ofFilePath: state.path))).run()
                 }
                 let insert = try connection.prepare("""
