@@ -305,19 +305,18 @@ public final class Indexer {
                 throw error
             }
             phases.mark("load resolver")
-            // A cold bulk load has nothing to cascade and only inserts ids it just created: foreign-key
-            // checks are switched off for it (and back on after), and FTS5 merges segments once at the end.
-            if isColdIndex {
-                try connection.execute("PRAGMA foreign_keys = OFF")
-                try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)")
-            }
+            // Writing content deletes no file row (nothing to cascade) and inserts only ids of files that
+            // exist (link targets come from the resolver, read from this index under the write lock):
+            // foreign-key checks are switched off for it (and back on after), which lets links go in many
+            // per statement (`BulkInsert`) and spares a parent lookup per link written or deleted. A cold
+            // bulk load also has FTS5 merge segments once at the end.
+            try connection.execute("PRAGMA foreign_keys = OFF")
+            if isColdIndex { try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)") }
             defer {
-                if isColdIndex {
-                    try? connection.execute("PRAGMA foreign_keys = ON")
-                    try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)")
-                }
+                try? connection.execute("PRAGMA foreign_keys = ON")
+                if isColdIndex { try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)") }
             }
-            let writer = try BatchWriter(connection: connection, fullText: options.fullText, foreignKeysChecked: !isColdIndex)
+            let writer = try BatchWriter(connection: connection, fullText: options.fullText, foreignKeysChecked: false)
             var done = 0
             for (number, batch) in batches.enumerated() {
                 var outcomes = upcoming.removeFirst().wait()
