@@ -13,8 +13,7 @@ public final class Indexer {
     public let store: IndexStore
     public let vaultRoot: String
     public var options: IndexOptions
-    /// The schemas notes were last checked against (by a walk of the whole vault, or loaded by a scoped
-    /// update that found the index checked against them); a scoped update checks notes against them.
+    /// The schemas of the last walk of the whole vault; a scoped update checks notes against them.
     private var cachedSchemas: LoadedSchemas?
 
     public init(store: IndexStore, vaultRoot: String, options: IndexOptions = IndexOptions()) {
@@ -47,15 +46,11 @@ public final class Indexer {
         let started = clock.now
         var phases = PhaseTimer(enabled: options.tracePhases)
         defer { phases.finish() }
-        // An indexer made for this update (as `rhizome mv` makes one) loads the schemas: when the index was
-        // checked against the same ones, the paths settle it as they do for a watcher's indexer.
-        let schemas = cachedSchemas ?? loadSchemas()
-        guard try store.metaValue("schema_fingerprint") == schemas.fingerprint,
+        guard let schemas = cachedSchemas, try store.metaValue("schema_fingerprint") == schemas.fingerprint,
               try store.metaValue("parser_version") == IndexSchema.parserVersion,
               try store.metaValue(Self.unfinishedFirstIndexKey) != "1" else {
             return try runOverWholeVault(progress: nil)
         }
-        cachedSchemas = schemas
         let scoped = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan(paths: changedPaths)
         if scoped.needsFullScan != nil { return try runOverWholeVault(progress: nil) }
         // A schema folder the config keeps in the vault (`schemas: Meta/schemas`): a schema changed.
@@ -235,8 +230,9 @@ public final class Indexer {
         } else if !added.isEmpty || !removed.isEmpty || delta.scanFindingsChanged {
             try connection.transaction {
                 let markPending = try connection.prepare("INSERT OR IGNORE INTO pending_resolve(link_key) VALUES (?)")
-                try FileDeletion(connection).run(removed.map(\.id))
+                let delete = try FileDeletion(connection)
                 for state in removed {
+                    try delete.run(state.id)
                     try markPending.bind(.text(LinkResolver<Int64>.resolveKey(ofFilePath: state.path))).run()
                 }
                 let insert = try connection.prepare("""
@@ -305,18 +301,19 @@ public final class Indexer {
                 throw error
             }
             phases.mark("load resolver")
-            // Writing content deletes no file row (nothing to cascade) and inserts only ids of files that
-            // exist (link targets come from the resolver, read from this index under the write lock):
-            // foreign-key checks are switched off for it (and back on after), which lets links go in many
-            // per statement (`BulkInsert`) and spares a parent lookup per link written or deleted. A cold
-            // bulk load also has FTS5 merge segments once at the end.
-            try connection.execute("PRAGMA foreign_keys = OFF")
-            if isColdIndex { try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)") }
-            defer {
-                try? connection.execute("PRAGMA foreign_keys = ON")
-                if isColdIndex { try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)") }
+            // A cold bulk load has nothing to cascade and only inserts ids it just created: foreign-key
+            // checks are switched off for it (and back on after), and FTS5 merges segments once at the end.
+            if isColdIndex {
+                try connection.execute("PRAGMA foreign_keys = OFF")
+                try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)")
             }
-            let writer = try BatchWriter(connection: connection, fullText: options.fullText, foreignKeysChecked: false)
+            defer {
+                if isColdIndex {
+                    try? connection.execute("PRAGMA foreign_keys = ON")
+                    try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)")
+                }
+            }
+            let writer = try BatchWriter(connection: connection, fullText: options.fullText, foreignKeysChecked: !isColdIndex)
             var done = 0
             for (number, batch) in batches.enumerated() {
                 var outcomes = upcoming.removeFirst().wait()
