@@ -26,10 +26,19 @@ struct UpdateBenchmark {
         let (template, _) = try BenchmarkRun.prepareVault(generator, workRoot: workRoot)
         let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("update-vault")
         let database = URL(fileURLWithPath: workRoot).appendingPathComponent("update-\(noteCount).sqlite").path
-        try? FileManager.default.removeItem(at: vault)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
-        try FileManager.default.copyItem(at: template, to: vault)
-        let linking = try addFixtures(to: vault, generator: generator)
+        // The copy is made once and reused (every change is undone): copying 10k files in each run left the
+        // disk writing them back during its first rounds.
+        let marker = vault.appendingPathComponent(".obsidian/update-fixtures")
+        let linking: [String]
+        if let kept = try? String(contentsOf: marker, encoding: .utf8) {
+            linking = kept.split(separator: "\n").map(String.init)
+        } else {
+            try? FileManager.default.removeItem(at: vault)
+            try FileManager.default.copyItem(at: template, to: vault)
+            linking = try addFixtures(to: vault, generator: generator)
+            try Data(linking.joined(separator: "\n").utf8).write(to: marker)
+        }
         let store = try IndexStore(path: database)
         var options = IndexOptions()
         options.tracePhases = tracePhases
@@ -117,8 +126,15 @@ struct UpdateBenchmark {
         }
     }
 
-    enum UpdateBenchmarkError: Error {
+    enum UpdateBenchmarkError: Error, CustomStringConvertible {
         case textNotFound(String, String)
+
+        var description: String {
+            switch self {
+            case .textNotFound(let text, let path):
+                return "`\(text)` is not in \(path): a run stopped half-way left the vault copy changed; delete the update-vault folder"
+            }
+        }
     }
 
     /// `Hub.md`, an empty `Archive/`, and `Bulk/` with 1,000 notes linking each other and out; 1,000 notes

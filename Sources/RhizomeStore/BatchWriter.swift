@@ -10,7 +10,7 @@ final class BatchWriter {
     private let deleteFullText: SQLiteStatement
     /// The per-note rows, many per statement (`BulkInsert`): in the tables only after `flush()`.
     private let insertLink, insertTag, insertHeading, insertBlock, insertTask, insertAlias, insertProperty, insertInlineField: BulkInsert
-    private let insertFullText: SQLiteStatement
+    private let insertFullText, replaceFullText: SQLiteStatement
     private let insertFinding, insertNoteType: BulkInsert
     private let updateFile, touchFile, forgetHash: SQLiteStatement
     /// The rows of files a first index writes with their content (`ParseJob.insertsFileRow`).
@@ -23,7 +23,8 @@ final class BatchWriter {
     /// How many rows one statement inserts (see `BulkInsert`).
     static let rowsPerStatement = 32
 
-    /// `foreignKeysChecked`: whether the connection checks foreign keys (a first index switches them off).
+    /// `foreignKeysChecked`: whether the connection checks foreign keys (the indexer switches them off while
+    /// it writes notes' content).
     init(connection: SQLiteConnection, fullText: Bool, foreignKeysChecked: Bool = true) throws(StoreError) {
         self.connection = connection
         self.fullText = fullText
@@ -32,7 +33,7 @@ final class BatchWriter {
         deleteFullText = try connection.prepare("DELETE FROM note_fts WHERE rowid = ?")
         // Tables with a foreign key (links to their target; files, findings and note types as parents or
         // children) get one row per statement while the checks are on, which makes a multi-row statement
-        // a savepoint (see `BulkInsert`). A first index switches them off.
+        // a savepoint (see `BulkInsert`).
         let checkedTableRows = foreignKeysChecked ? 1 : Self.rowsPerStatement
         insertLink = try BulkInsert(connection, table: "link", columns: [
             "id", "source_id", "target_id", "kind", "property_key", "link_path", "subpath", "display", "link_key", "line", "col", "markdown_syntax",
@@ -49,6 +50,9 @@ final class BatchWriter {
             connection, table: "finding", columns: ["file_id", "path", "code", "severity", "message", "line", "col", "fix"],
             rowsPerStatement: checkedTableRows)
         insertFullText = try connection.prepare("INSERT INTO note_fts(rowid, title, body) VALUES (?, ?, ?)")
+        // FTS5 deletes the row it replaces itself, reading it once; `DELETE … WHERE rowid = ?` first read it
+        // to find it, then again to remove its terms (1,100 of 10k notes replaced: 240 -> 210 ms).
+        replaceFullText = try connection.prepare("INSERT OR REPLACE INTO note_fts(rowid, title, body) VALUES (?, ?, ?)")
         updateFile = try connection.prepare("""
             UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ?, frontmatter_json = ? WHERE id = ?
             """)
@@ -79,7 +83,8 @@ final class BatchWriter {
     ) throws(StoreError) {
         let id = job.id
         let path = job.file.path
-        if !job.isNew { try clear(id) }
+        let fullTextBody = fullText ? note.bodyText : nil
+        if !job.isNew { try clear(id, keepingFullText: fullTextBody != nil) }
         for ordinal in note.links.indices {
             let statement = insertLink
             statement.startRow(ofFile: id, position: ordinal)
@@ -158,10 +163,10 @@ final class BatchWriter {
         }
         try insertFindings(note.findings, fileID: id)
         if let check = note.schemaCheck { try writeSchemaCheck(check, fileID: id) }
-        if fullText, let body = note.bodyText {
+        if let body = fullTextBody {
             let title = ([VaultPath.displayName(of: path)] + note.aliases).joined(separator: "\n")
             // The body was segmented for FTS by the parse workers (Indexer.parse); the short title is done here.
-            try insertFullText.bind(.integer(id), .text(FullTextSegmenter.indexable(title)), .text(body)).run()
+            try (job.isNew ? insertFullText : replaceFullText).bind(.integer(id), .text(FullTextSegmenter.indexable(title)), .text(body)).run()
         }
         if job.insertsFileRow {
             try insertRow(of: job, hash: hash, frontmatterJSON: forms.frontmatterJSON)
@@ -259,11 +264,13 @@ final class BatchWriter {
         }
     }
 
-    private func clear(_ id: Int64) throws(StoreError) {
-        try flush()  // nothing collected may outlive a delete in its table
+    /// Deletes what is stored about a file before its new content is written; its full text stays when
+    /// the new one replaces it. The rows collected meanwhile are other files' (each file is written once
+    /// in a run, after this), which these deletes cannot touch: they go in with the next full statement.
+    private func clear(_ id: Int64, keepingFullText: Bool) throws(StoreError) {
         try fileRows.deleteRows(of: id)
         for statement in [deleteNoteType, deleteFindings] { try statement.bind(.integer(id)).run() }
-        try deleteFullText.bind(.integer(id)).run()
+        if !keepingFullText { try deleteFullText.bind(.integer(id)).run() }
     }
 }
 

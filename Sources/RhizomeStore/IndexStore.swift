@@ -134,19 +134,24 @@ public final class IndexStore {
 }
 
 extension IndexStore {
-    /// A resolver over the files a query selects; the query's columns are `id, path`. A link's target
-    /// depends only on files sharing its resolve key, so callers select just those when they can.
-    func resolver(forFilesIn sql: String, _ values: [SQLiteValue] = []) throws(StoreError) -> LinkResolver<Int64> {
+    /// A resolver over the files a query selects, but those in `excluded` (files about to be removed);
+    /// the query's columns are `id, path`. A link's target depends only on files sharing its resolve key,
+    /// so callers select just those when they can.
+    func resolver(forFilesIn sql: String, _ values: [SQLiteValue] = [], excluding excluded: Set<Int64> = []) throws(StoreError) -> LinkResolver<Int64> {
         let statement = try connection.prepare(sql)
         statement.bind(values)
         var files: [(path: String, id: Int64)] = []
-        while try statement.step() { files.append((statement.text(1), statement.int(0))) }
+        while try statement.step() {
+            let id = statement.int(0)
+            if !excluded.contains(id) { files.append((statement.text(1), id)) }
+        }
         return LinkResolver(files: files)
     }
 
-    /// A resolver over the files whose resolve key is one of `keys`.
-    func resolver(forKeys keys: some Sequence<String>) throws(StoreError) -> LinkResolver<Int64> {
-        try resolver(forFilesIn: "SELECT id, path FROM file WHERE resolve_key IN (SELECT value FROM json_each(?))", [.text(JSONText.array(keys))])
+    /// A resolver over the files whose resolve key is one of `keys`, but those in `excluded`.
+    func resolver(forKeys keys: some Sequence<String>, excluding excluded: Set<Int64> = []) throws(StoreError) -> LinkResolver<Int64> {
+        try resolver(
+            forFilesIn: "SELECT id, path FROM file WHERE resolve_key IN (SELECT value FROM json_each(?))", [.text(JSONText.array(keys))], excluding: excluded)
     }
 
     /// Creates the secondary indexes that do not exist (every open checks: a first index killed before
@@ -229,12 +234,13 @@ extension IndexStore {
     }
 }
 
-/// Deletes files from the index with everything stored about them: their rows in the per-file tables
-/// (`FileRows`, deleted by range), then the file row, whose foreign keys cascade to the rest (findings,
-/// note type, full text) and unset links that pointed at it.
+/// Deletes files from the index with everything stored about them: their full text, their rows in the
+/// per-file tables (`FileRows`, deleted by range), then the file row, whose foreign keys cascade to the
+/// rest (findings, note type) and unset links that pointed at it.
 struct FileDeletion {
     private let children: [SQLiteStatement]
     private let file: SQLiteStatement
+    private let fullText: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws(StoreError) {
         var children: [SQLiteStatement] = []
@@ -243,12 +249,20 @@ struct FileDeletion {
         }
         self.children = children
         file = try connection.prepare("DELETE FROM file WHERE id = ?")
+        fullText = try connection.prepare("DELETE FROM note_fts WHERE rowid = ?")
     }
 
-    /// Deletes the file and everything stored about it.
-    func run(_ id: Int64) throws(StoreError) {
-        try deleteRows(of: id)
-        try file.bind(.integer(id)).run()
+    /// Deletes the files and everything stored about them. Their full text goes first, all of it, in
+    /// ascending order (the file rows' trigger then finds none): deleting a file row runs its trigger and
+    /// foreign-key actions in a statement savepoint, at which FTS5 writes out the terms it holds as a new
+    /// segment. With each file's full-text deletion pending there, that was a segment (and merging) per
+    /// file: removing 1,000 of 10k notes took 270 ms, 80 ms after.
+    func run(_ ids: [Int64]) throws(StoreError) {
+        for id in ids.sorted() { try fullText.bind(.integer(id)).run() }
+        for id in ids {
+            try deleteRows(of: id)
+            try file.bind(.integer(id)).run()
+        }
     }
 
     /// Deletes only the file's rows in the per-file tables (what re-parsing it replaces).

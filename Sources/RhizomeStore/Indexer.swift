@@ -4,16 +4,18 @@ import RhizomeCore
 
 /// Brings the index up to date with the vault, incrementally and safely.
 ///
-/// A run: walk the vault → compare with the index → (1) one transaction for the structure (files added
-/// and removed, plus the link keys whose resolution that may change) → (2) parse changed files in
-/// parallel and write them in batches, one transaction each → (3) one transaction that re-resolves the
-/// pending link keys. Killing the process at any point leaves a consistent database: unparsed files keep
-/// their old size/mtime (or none) and are parsed next time; pending keys stay until re-resolved.
+/// A run: walk the vault → compare with the index → (1) one transaction for the structure (files added,
+/// plus the link keys whose resolution that and the removals may change) → (2) parse changed files in
+/// parallel and write them in batches, one transaction each → (2b) one that removes the files gone →
+/// (3) one that re-resolves the pending link keys. Killing the process at any point leaves a consistent
+/// database: unparsed files keep their old size/mtime (or none) and are parsed next time; files gone stay
+/// until a run looks at them again; pending keys stay until re-resolved.
 public final class Indexer {
     public let store: IndexStore
     public let vaultRoot: String
     public var options: IndexOptions
-    /// The schemas of the last walk of the whole vault; a scoped update checks notes against them.
+    /// The schemas notes were last checked against (by a walk of the whole vault, or loaded by a scoped
+    /// update that found the index checked against them); a scoped update checks notes against them.
     private var cachedSchemas: LoadedSchemas?
 
     public init(store: IndexStore, vaultRoot: String, options: IndexOptions = IndexOptions()) {
@@ -46,11 +48,15 @@ public final class Indexer {
         let started = clock.now
         var phases = PhaseTimer(enabled: options.tracePhases)
         defer { phases.finish() }
-        guard let schemas = cachedSchemas, try store.metaValue("schema_fingerprint") == schemas.fingerprint,
+        // An indexer made for this update (as `rhizome mv` makes one) loads the schemas: when the index was
+        // checked against the same ones, the paths settle it as they do for a watcher's indexer.
+        let schemas = cachedSchemas ?? loadSchemas()
+        guard try store.metaValue("schema_fingerprint") == schemas.fingerprint,
               try store.metaValue("parser_version") == IndexSchema.parserVersion,
               try store.metaValue(Self.unfinishedFirstIndexKey) != "1" else {
             return try runOverWholeVault(progress: nil)
         }
+        cachedSchemas = schemas
         let scoped = try VaultScanner(root: vaultRoot, excludedPaths: options.excludedPaths).scan(paths: changedPaths)
         if scoped.needsFullScan != nil { return try runOverWholeVault(progress: nil) }
         // A schema folder the config keeps in the vault (`schemas: Meta/schemas`): a schema changed.
@@ -181,7 +187,8 @@ public final class Indexer {
         init(schemas: LoadedSchemas) { self.schemas = schemas }
     }
 
-    /// Writes a delta: (1) structure, (2) content in parsed batches, (3) link re-resolution, (4) vault checks.
+    /// Writes a delta: (1) structure, (2) content in parsed batches, (2b) removals, (3) link re-resolution,
+    /// (4) vault checks.
     private func apply(
         _ delta: Delta, progress: ((IndexProgress) -> Void)?, phases: inout PhaseTimer, clock: ContinuousClock, started: ContinuousClock.Instant
     ) throws -> IndexReport {
@@ -209,8 +216,8 @@ public final class Indexer {
 
         try store.setMeta("vault_checks_pending", "1")
 
-        // (1) Structure: removed files leave (their links cascade; links to them become unresolved),
-        // added files get rows, and both mark their resolve keys for re-resolution.
+        // (1) Structure: added files get rows, and added and removed files mark their resolve keys for
+        // re-resolution. Removed files leave once the content is written (2b).
         // The id of each added file, in the order of `added`.
         var addedIDs: [Int64] = []
         addedIDs.reserveCapacity(added.count)
@@ -230,9 +237,7 @@ public final class Indexer {
         } else if !added.isEmpty || !removed.isEmpty || delta.scanFindingsChanged {
             try connection.transaction {
                 let markPending = try connection.prepare("INSERT OR IGNORE INTO pending_resolve(link_key) VALUES (?)")
-                let delete = try FileDeletion(connection)
                 for state in removed {
-                    try delete.run(state.id)
                     try markPending.bind(.text(LinkResolver<Int64>.resolveKey(ofFilePath: state.path))).run()
                 }
                 let insert = try connection.prepare("""
@@ -261,6 +266,8 @@ public final class Indexer {
             jobs.append(ParseJob(id: state.id, file: file, previousHash: forceReparse ? nil : state.contentHash, isNew: false))
         }
         var parsedIDs = Set<Int64>()
+        // Links written in step 2 are resolved as if the removed files were gone already.
+        let removedIDs = Set(removed.map(\.id))
         if !jobs.isEmpty {
             let batches = Self.batches(of: jobs, size: max(1, options.batchSize))
             // Batches are parsed one after another on the worker threads, up to `parseLookahead` ahead of
@@ -295,31 +302,30 @@ public final class Indexer {
                 pendingResolver.fulfill(
                     isSmallChange ? LinkResolver<Int64>(files: [])
                         : isColdIndex ? LinkResolver<Int64>(files: zip(added, addedIDs).lazy.map { (path: $0.0.path, id: $0.1) })
-                        : try store.resolver(forFilesIn: "SELECT id, path FROM file"))
+                        : try store.resolver(forFilesIn: "SELECT id, path FROM file", excluding: removedIDs))
             } catch {
                 pendingResolver.fulfill(LinkResolver<Int64>(files: []))  // lets the workers finish; the run fails
                 throw error
             }
             phases.mark("load resolver")
-            // A cold bulk load has nothing to cascade and only inserts ids it just created: foreign-key
-            // checks are switched off for it (and back on after), and FTS5 merges segments once at the end.
-            if isColdIndex {
-                try connection.execute("PRAGMA foreign_keys = OFF")
-                try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)")
-            }
+            // Writing content deletes no file row (nothing to cascade) and inserts only ids of files that
+            // exist (link targets come from the resolver, read from this index under the write lock):
+            // foreign-key checks are switched off for it (and back on after), which lets links go in many
+            // per statement (`BulkInsert`) and spares a parent lookup per link written or deleted. A cold
+            // bulk load also has FTS5 merge segments once at the end.
+            try connection.execute("PRAGMA foreign_keys = OFF")
+            if isColdIndex { try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)") }
             defer {
-                if isColdIndex {
-                    try? connection.execute("PRAGMA foreign_keys = ON")
-                    try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)")
-                }
+                try? connection.execute("PRAGMA foreign_keys = ON")
+                if isColdIndex { try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)") }
             }
-            let writer = try BatchWriter(connection: connection, fullText: options.fullText, foreignKeysChecked: !isColdIndex)
+            let writer = try BatchWriter(connection: connection, fullText: options.fullText, foreignKeysChecked: false)
             var done = 0
             for (number, batch) in batches.enumerated() {
                 var outcomes = upcoming.removeFirst().wait()
                 phases.mark("parse (waiting)")
                 startParsing(through: number + Self.parseLookahead + 1)
-                if isSmallChange { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch) }
+                if isSmallChange { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch, excluding: removedIDs) }
                 try connection.transaction {
                     // By position, not `zip`: zip's elements are copies, and copying a parsed note retains
                     // each of its arrays (and releases them after), on the one thread that writes.
@@ -350,6 +356,15 @@ public final class Indexer {
                 // Freeing a batch's parsed notes (every string and array in them) is not the writer's work.
                 Self.release(consume outcomes)
             }
+        }
+        // (2b) Removed files leave: their rows go, and links to them become unresolved (a foreign-key
+        // action), which now concerns only links this run did not write. Removed before step 2 (as they
+        // were), a note with 1,000 backlinks had all of them unset, only for step 2 to delete those rows
+        // and write their notes' new links (`rhizome mv` of the note, which rewrites them). A run killed
+        // before this leaves them indexed, as they were; the next run that looks at them removes them.
+        if !removed.isEmpty {
+            try connection.transaction { try FileDeletion(connection).run(removed.map(\.id)) }
+            phases.mark("remove files")
         }
         // A first index's rows are all in the write-ahead log. They are copied into the database file on
         // another thread (a passive checkpoint, which never blocks the writer) while this one builds the
@@ -674,14 +689,14 @@ public final class Indexer {
     }
 
     /// Re-resolves parsed notes' links against a resolver holding only the candidate files for their keys.
-    private func resolveAgainstCandidates(_ outcomes: [ParseOutcome], jobs: [ParseJob]) throws -> [ParseOutcome] {
+    private func resolveAgainstCandidates(_ outcomes: [ParseOutcome], jobs: [ParseJob], excluding removedIDs: Set<Int64>) throws -> [ParseOutcome] {
         var keys = Set<String>()
         for (job, outcome) in zip(jobs, outcomes) {
             guard case .parsed(let note, _, _, _) = outcome else { continue }
             keys.insert(LinkResolver<Int64>.resolveKey(ofFilePath: job.file.path))
             for link in note.links { keys.insert(LinkResolver<Int64>.resolveKey(ofLinkPath: link.path)) }
         }
-        let resolver = try store.resolver(forKeys: keys)
+        let resolver = try store.resolver(forKeys: keys, excluding: removedIDs)
         return zip(jobs, outcomes).map { job, outcome in
             guard case .parsed(let note, _, let hash, let forms) = outcome else { return outcome }
             return .parsed(note, targets: resolver.resolveAll(note.links, from: job.file.path), hash: hash, forms: forms)
