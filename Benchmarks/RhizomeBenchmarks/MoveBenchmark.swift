@@ -18,6 +18,7 @@ struct MoveBenchmark {
         let (template, _) = try BenchmarkRun.prepareVault(generator, workRoot: workRoot)
         print("\n== Link-safe moves, \(noteCount) notes (release, in-process; plan + journaled apply + re-index) ==")
         var hubTimes: [Double] = [], folderTimes: [Double] = [], undoTimes: [Double] = []
+        var hubCPU: [Double] = [], folderCPU: [Double] = [], undoCPU: [Double] = []
         for round in 0..<rounds {
             let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("move-vault")
             let database = URL(fileURLWithPath: workRoot).appendingPathComponent("move-\(noteCount).sqlite").path
@@ -32,15 +33,23 @@ struct MoveBenchmark {
 
             let (hubPlan, hub) = try phases { () throws -> MovePlan in try editor.planMove("Hub", to: "Archive/Hub renamed") } apply: { try editor.apply($0) }
             hubTimes.append(hub.total)
+            hubCPU.append(hub.cpu)
             let (folderPlan, folder) = try phases { () throws -> MovePlan in try editor.planMove("Bulk", to: "Archive/Bulk") } apply: { try editor.apply($0) }
             folderTimes.append(folder.total)
+            folderCPU.append(folder.cpu)
             let (_, undo) = try phases { () throws -> UndoPlan in try editor.planUndo() } apply: { try editor.apply($0) }
             undoTimes.append(undo.total)
-            print(String(format: "  round %d: hub (%d links in %d files) plan %.0f + apply %.0f = %.0f ms; folder (%d files, %d links in %d files) plan %.0f + apply %.0f = %.0f ms; undo %.0f ms",
-                         round + 1, hubPlan.linkCount, hubPlan.changes.count, hub.plan, hub.apply, hub.total,
-                         folderPlan.moves.count, folderPlan.linkCount, folderPlan.changes.count, folder.plan, folder.apply, folder.total, undo.total))
+            undoCPU.append(undo.cpu)
+            print(String(format: "  round %d: hub (%d links in %d files) plan %.0f + apply %.0f = %.0f ms (CPU %.0f); folder (%d files, %d links in %d files) plan %.0f + apply %.0f = %.0f ms (CPU %.0f); undo %.0f ms (CPU %.0f)",
+                         round + 1, hubPlan.linkCount, hubPlan.changes.count, hub.plan, hub.apply, hub.total, hub.cpu,
+                         folderPlan.moves.count, folderPlan.linkCount, folderPlan.changes.count, folder.plan, folder.apply, folder.total, folder.cpu,
+                         undo.total, undo.cpu))
         }
         for (name, samples) in [("note with 1,000 backlinks, renamed and moved", hubTimes), ("folder of 1,000 notes moved", folderTimes), ("undo of the folder move", undoTimes)] {
+            print(String(format: "  %-48@ median %6.0f ms  (min %.0f, max %.0f)", name as NSString, Measurements.median(samples.sorted()), samples.min() ?? 0, samples.max() ?? 0))
+        }
+        // CPU time (user + system, all threads) is steadier than wall time on a machine busy with other work.
+        for (name, samples) in [("  CPU time of the hub move", hubCPU), ("  CPU time of the folder move", folderCPU), ("  CPU time of the undo", undoCPU)] {
             print(String(format: "  %-48@ median %6.0f ms  (min %.0f, max %.0f)", name as NSString, Measurements.median(samples.sorted()), samples.min() ?? 0, samples.max() ?? 0))
         }
     }
@@ -67,13 +76,15 @@ struct MoveBenchmark {
         }
     }
 
-    private func phases<Plan>(_ plan: () throws -> Plan, apply: (Plan) throws -> VaultOperation) throws -> (Plan, (plan: Double, apply: Double, total: Double)) {
+    private func phases<Plan>(_ plan: () throws -> Plan, apply: (Plan) throws -> VaultOperation) throws -> (Plan, (plan: Double, apply: Double, total: Double, cpu: Double)) {
         let clock = ContinuousClock()
+        let cpuStart = Measurements.cpuSeconds()
         let start = clock.now
         let made = try plan()
         let planned = clock.now
         _ = try apply(made)
         let end = clock.now
-        return (made, ((planned - start).inMilliseconds, (end - planned).inMilliseconds, (end - start).inMilliseconds))
+        let cpu = (Measurements.cpuSeconds() - cpuStart) * 1_000
+        return (made, ((planned - start).inMilliseconds, (end - planned).inMilliseconds, (end - start).inMilliseconds, cpu))
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RhizomeCore
+import RhizomeStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,11 +44,16 @@ public final class OperationJournal: Sendable {
     // (The lock is taken and released around the body, not through a generic closure: a closure with
     // typed throws returning this struct was miscompiled by Swift 6.3, corrupting the value it returned.)
     public func apply(_ operation: VaultOperation, contents: [[UInt8]]) throws -> VaultOperation {
+        var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "journal")
+        defer { phases.finish() }
         let descriptor = try lock()
         defer { unlock(descriptor) }
         try recoverLocked()
+        phases.mark("lock + recover")
         let blobs = try storePack(contents, for: operation).merging(self.blobs(for: operation, includingOwn: false)) { mine, _ in mine }
+        phases.mark("store contents")
         try writeRecord(operation, to: pendingPath)
+        phases.mark("write pending record")
         CrashPoint.hit()
         var done = 0
         do throws(EditError) {
@@ -57,7 +63,9 @@ public final class OperationJournal: Sendable {
             removeFile(pendingPath)
             throw error
         }
+        phases.mark("steps")
         try finish(operation)
+        phases.mark("finish")
         return operation
     }
 

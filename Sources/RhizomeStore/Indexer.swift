@@ -810,46 +810,6 @@ private final class WorkCounter: @unchecked Sendable {
     }
 }
 
-/// Accumulates wall time per phase, and the CPU time of the thread that marks them (the writer's: what it
-/// did not spend waiting); printed to standard error when `IndexOptions.tracePhases` is set.
-struct PhaseTimer {
-    let enabled: Bool
-    private let clock = ContinuousClock()
-    private var last: ContinuousClock.Instant
-    private var lastCPU: Duration
-    private var totals: [(phase: String, wall: Duration, cpu: Duration)] = []
-
-    init(enabled: Bool) {
-        self.enabled = enabled
-        last = clock.now
-        lastCPU = enabled ? Self.threadCPUTime() : .zero
-    }
-
-    mutating func mark(_ phase: String) {
-        guard enabled else { return }
-        let (now, cpu) = (clock.now, Self.threadCPUTime())
-        if let index = totals.firstIndex(where: { $0.phase == phase }) {
-            totals[index].wall += now - last
-            totals[index].cpu += cpu - lastCPU
-        } else {
-            totals.append((phase, now - last, cpu - lastCPU))
-        }
-        (last, lastCPU) = (now, cpu)
-    }
-
-    func finish() {
-        guard enabled, !totals.isEmpty else { return }
-        let text = totals.map { "\($0.phase): \(Int($0.wall.inMilliseconds)) ms (CPU \(Int($0.cpu.inMilliseconds)))" }.joined(separator: " · ")
-        FileHandle.standardError.write(Data(("phases: " + text + "\n").utf8))
-    }
-
-    private static func threadCPUTime() -> Duration {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-    }
-}
-
 /// Tunables for an indexing run.
 public struct IndexOptions: Sendable {
     /// Index note bodies for full-text search (FTS5).
