@@ -11,7 +11,8 @@ import Darwin
 /// `rhizome-benchmark --watch N`: a watcher (`VaultWatcher`, default options) on the N-note vault; 200 saves
 /// of different notes, each appending a unique word; for each, the time from the write returning to a
 /// full-text query on a separate read-only connection finding that word. Then the watcher's CPU use while
-/// idle (5 s) and its resident memory. Last, the vault folder replaced by a copy (`mv V V.moved`, then
+/// idle (5 s) and its resident memory; `rhizome backlinks` run as a process with the watcher vouching for
+/// the index and with a walk (`measureQueries`). Last, the vault folder replaced by a copy (`mv V V.moved`, then
 /// `cp -a` or `cp -r` back): from the copy's end to a query finding a word only the copy has.
 struct WatchBenchmark {
     let noteCount: Int
@@ -78,12 +79,49 @@ struct WatchBenchmark {
         let idle = (clock.now - idleStart).inMilliseconds / 1000
         print(String(format: "  %-44@ %.2f%% of one core (%.3f s CPU in %.1f s)", "watcher idle CPU" as NSString, cpu / idle * 100, cpu, idle))
         print(String(format: "  %-44@ %.0f MB now · %.0f MB peak", "resident memory (watcher + reader)" as NSString, Measurements.currentResidentMegabytes(), Measurements.peakResidentMegabytes()))
+        try measureQueries(vault: vault, database: database, note: generator.relativePath(ofNote: 1))
         for copyFlag in ["-a", "-r"] {
             try measureReplacement(vault: vault, copyFlag: copyFlag, word: "replaced\(runID)x\(copyFlag.dropFirst())", reader: reader,
                                    note: generator.relativePath(ofNote: 1))
         }
         watcher.stop()
         finished.wait()
+    }
+
+    /// `rhizome backlinks NOTE --json` (the release binary beside this one), 20 times each way, alternating:
+    /// with the watcher vouching for the index (no walk), and with `RHIZOME_WALK=1` (a walk first, as
+    /// without a watcher), and with `--no-refresh` (neither). Whole process: start, query, print.
+    private func measureQueries(vault: URL, database: String, note: String) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("rhizome").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            print("  (CLI query latency skipped: build the rhizome product in release too: swift build -c release)")
+            return
+        }
+        let name = String(note.split(separator: "/").last ?? "").replacingOccurrences(of: ".md", with: "")
+        let clock = ContinuousClock()
+        var samples: [String: [Double]] = [:]
+        let ways: [(String, [String], [String: String])] = [
+            ("watched: no walk", [], [:]), ("watched, RHIZOME_WALK=1: walk", [], ["RHIZOME_WALK": "1"]), ("--no-refresh", ["--no-refresh"], [:]),
+        ]
+        for _ in 0..<20 {
+            for (label, extra, environment) in ways {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: binary)
+                process.arguments = ["backlinks", name, "--vault", vault.path, "--db", database, "--json"] + extra
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                let started = clock.now
+                try process.run()
+                process.waitUntilExit()
+                samples[label, default: []].append((clock.now - started).inMilliseconds)
+            }
+        }
+        for (label, _, _) in ways {
+            let sorted = (samples[label] ?? []).sorted()
+            print(String(format: "  %-44@ p50 %.1f ms · p95 %.1f ms", "rhizome backlinks (\(label))" as NSString,
+                         Measurements.percentile(sorted, 0.5), Measurements.percentile(sorted, 0.95)))
+        }
     }
 
     /// Moves the vault folder away, edits a note in it, copies it back with `cp copyFlag` (`-a` keeps the

@@ -15,6 +15,13 @@ final class ChangeQueue: @unchecked Sendable {
     private var isClosed = false
     private let clock = ContinuousClock()
 
+    /// Whether changes are waiting to be taken.
+    var hasPending: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !pending.isEmpty
+    }
+
     func append(_ changes: [FileSystemChange]) {
         condition.lock()
         defer { condition.unlock() }

@@ -100,6 +100,7 @@ public final class VaultWatcher: @unchecked Sendable {
         let report = try indexer.run { [self] progress in setStatus(.indexing(filesDone: progress.filesDone, filesTotal: progress.filesTotal)) }
         indexer.options.removalGuardFraction = options.removalGuardFraction
         setStatus(.watching, indexedAt: Date())
+        lock.beat { [queue] in queue.hasPending }
         log(.ready(report))
         var loop = LoopState()
         while let batch = queue.nextBatch(debounce: options.debounce, maximumDelay: options.maximumDelay, orAfter: loop.idleWait(options)) {
@@ -115,6 +116,9 @@ public final class VaultWatcher: @unchecked Sendable {
             } else if changes != nil || loop.isRetryDue {
                 if let event = apply(changes ?? Changes(), firstEventAt: batch.firstEventAt, indexer: indexer, loop: &loop) { log(event) }
             }
+            // The folder at the vault path is the one watched, and every change taken so far is applied.
+            let queue = self.queue
+            lock.beat { queue.hasPending }
         }
         setStatus(.stopped)
         log(.stopped)
@@ -167,10 +171,19 @@ public final class VaultWatcher: @unchecked Sendable {
     }
 
     /// Starts a file-system watcher on the vault path, feeding the queue.
+    /// Changes to the index's own files (kept in the vault) never enter the queue: they would make batches,
+    /// and heartbeats, of their own. Other processes learn at once that changes are waiting (`pending`).
     private func watch() throws(WatchError) -> any FileSystemWatcher {
         let watcher = makeFileSystemWatcher(vaultPath)
-        let queue = self.queue
-        try watcher.start { queue.append($0) }
+        let (queue, lock, excluded) = (self.queue, self.lock, options.index.excludedPaths)
+        // The lock is held weakly: a file-system watcher may keep its handler after `stop()`, and the lock
+        // must be released with this watcher.
+        try watcher.start { [weak lock] changes in
+            let relevant = excluded.isEmpty ? changes : changes.filter { !Self.isExcluded($0, from: excluded) }
+            guard !relevant.isEmpty else { return }
+            queue.append(relevant)
+            lock?.publish { queue.hasPending }
+        }
         return watcher
     }
 
@@ -191,14 +204,12 @@ public final class VaultWatcher: @unchecked Sendable {
         var folderChanged = false
     }
 
-    /// The changes of a batch that concern the vault; nil when none does (an index kept in the vault, whose
-    /// own writes and lock produce events, must not make batches of its own).
+    /// The changes of a batch that concern the vault; nil when none does.
     private func relevantChanges(in batch: ChangeQueue.Batch) -> Changes? {
         var changes = Changes()
         for change in batch.changes {
             switch change {
             case .path(let path, let isFolder):
-                guard !isExcluded(path) else { continue }
                 changes.paths.insert(path)
                 changes.folderChanged = changes.folderChanged || isFolder
             case .configuration:
@@ -282,10 +293,10 @@ public final class VaultWatcher: @unchecked Sendable {
         }
     }
 
-    /// The index's own files when it is kept inside the vault (`IndexOptions.excludedPaths`).
-    private func isExcluded(_ path: [UInt8]) -> Bool {
-        guard !options.index.excludedPaths.isEmpty else { return false }
-        return options.index.excludedPaths.contains(UnicodeNormalization.nfc(String(decoding: path, as: UTF8.self)))
+    /// Whether a change is to the index's own files, kept inside the vault (`IndexOptions.excludedPaths`).
+    private static func isExcluded(_ change: FileSystemChange, from excluded: Set<String>) -> Bool {
+        guard case .path(let path, _) = change else { return false }
+        return excluded.contains(UnicodeNormalization.nfc(String(decoding: path, as: UTF8.self)))
     }
 
     private func setSettlingStatus(_ loop: LoopState, error: String? = nil) {

@@ -6,12 +6,27 @@ import Darwin
 #endif
 
 /// The watch lock, `<database>.watch.lock`: one watcher per index holds it (`flock`) while it lives, and
-/// writes in it its process id and how current it keeps the index (`WatchStatus.State`), one per line, for
-/// readers in other processes (`rhizome status`, an MCP server that leaves the watching to another process).
-final class WatchLock {
+/// writes in it, one per line, for readers in other processes (`rhizome status`, any query, an MCP server
+/// that leaves the watching to another process):
+///
+///     <process id>
+///     <state>                  how current it keeps the index (`WatchStatus.State`)
+///     heartbeat <unix ms>      when the watcher last looked at the vault folder and found its watches live
+///     pending <0|1>            1 while changes it has seen are not in the index yet
+///
+/// Readers that know only the first two lines (older versions) still read them.
+final class WatchLock: @unchecked Sendable {
     let path: String
     private let descriptor: Int32
-    private var published: WatchStatus.State?
+    private let mutex = NSLock()
+    private var published: Published?
+
+    /// What the file says now.
+    private struct Published: Equatable {
+        var state: WatchStatus.State?
+        var heartbeat: Date?
+        var isPending = false
+    }
 
     /// Takes the lock; throws `WatchError.alreadyWatched` when another process holds it.
     init(databasePath: String, vault: String) throws(WatchError) {
@@ -35,7 +50,7 @@ final class WatchLock {
             close(descriptor)
             throw .alreadyWatched(vault: vault, lockPath: path, processID: holder)
         }
-        write(state: nil)
+        write(Published())
     }
 
     deinit {
@@ -44,8 +59,30 @@ final class WatchLock {
 
     /// Writes `state` for other processes, when it changed.
     func publish(_ state: WatchStatus.State) {
-        guard state != published else { return }
-        write(state: state)
+        update { $0.state = state }
+    }
+
+    /// Writes a heartbeat: the watcher has just found the vault folder watched and live. `isPending` is read
+    /// under the lock's own mutex, so that of two threads publishing it the last writes the latest truth.
+    func beat(at time: Date = Date(), isPending: () -> Bool) {
+        update {
+            $0.heartbeat = time
+            $0.isPending = isPending()
+        }
+    }
+
+    /// Writes whether changes are waiting to be applied, when that changed.
+    func publish(isPending: () -> Bool) {
+        update { $0.isPending = isPending() }
+    }
+
+    private func update(_ change: (inout Published) -> Void) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        var next = published ?? Published()
+        change(&next)
+        guard next != published else { return }
+        write(next)
     }
 
     /// Whether a watcher (in any process) holds the lock of this index, and what it wrote in it.
@@ -58,23 +95,47 @@ final class WatchLock {
             flock(descriptor, LOCK_UN)
             return ActiveWatcher(isWatched: false)
         }
-        let (processID, state) = contents(of: path)
-        return ActiveWatcher(isWatched: true, processID: processID, state: state)
+        var watcher = contents(of: path)
+        watcher.isWatched = true
+        return watcher
     }
 
-    private func write(state: WatchStatus.State?) {
-        published = state
-        let text = Array("\(getpid())\n\(state.map { $0.rawValue + "\n" } ?? "")".utf8)
-        // Over the old text, then cut to length: a reader in between sees the new lines first.
-        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        _ = ftruncate(descriptor, off_t(text.count))
+    private func write(_ next: Published) {
+        published = next
+        var text = "\(getpid())\n"
+        if let state = next.state {
+            text += state.rawValue + "\n"
+            if let heartbeat = next.heartbeat { text += "heartbeat \(Int64((heartbeat.timeIntervalSince1970 * 1_000).rounded()))\n" }
+            text += "pending \(next.isPending ? 1 : 0)\n"
+        }
+        let bytes = Array(text.utf8)
+        // Over the old text, then cut to length: a reader in between may see a line cut short, which
+        // `contents(of:)` takes for a watcher that vouches for nothing.
+        _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        _ = ftruncate(descriptor, off_t(bytes.count))
     }
 
-    /// The process id on the first line, the state on the second (absent from older versions).
-    private static func contents(of path: String) -> (processID: Int32?, state: WatchStatus.State?) {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return (nil, nil) }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }
-        return (lines.first.flatMap { Int32($0) }, lines.count > 1 ? WatchStatus.State(rawValue: lines[1]) : nil)
+    /// The process id on the first line, the state on the second (absent from older versions), then the
+    /// heartbeat and pending lines.
+    private static func contents(of path: String) -> ActiveWatcher {
+        var watcher = ActiveWatcher(isWatched: false)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return watcher }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        watcher.processID = lines.first.flatMap { Int32($0) }
+        watcher.state = lines.count > 1 ? WatchStatus.State(rawValue: lines[1]) : nil
+        // A line counts only when the newline after it was written too, and only its first occurrence (a
+        // reader racing a shorter rewrite may see the old text's tail after the new lines). Without a
+        // whole `pending 0` line, changes may be waiting.
+        var heartbeat: Date??, pending: Bool?
+        for line in lines.dropFirst(2).dropLast() {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2 else { continue }
+            if parts[0] == "heartbeat", heartbeat == nil { heartbeat = .some(Int64(parts[1]).map { Date(timeIntervalSince1970: Double($0) / 1_000) }) }
+            if parts[0] == "pending", pending == nil { pending = parts[1] != "0" }
+        }
+        watcher.heartbeat = heartbeat ?? nil
+        watcher.isPending = pending ?? true
+        return watcher
     }
 }
 
@@ -85,10 +146,29 @@ public struct ActiveWatcher: Sendable, Equatable {
     public var processID: Int32?
     /// How current the watcher keeps the index; nil when not watched, or from a version that does not say.
     public var state: WatchStatus.State?
+    /// When the watcher last found the vault folder watched and live (it looks every
+    /// `VaultWatcher.Options.vaultCheckInterval`, and after every batch); nil from versions that do not say.
+    public var heartbeat: Date?
+    /// Whether the watcher has seen changes that are not in the index yet.
+    public var isPending = false
 
-    public init(isWatched: Bool, processID: Int32? = nil, state: WatchStatus.State? = nil) {
+    public init(isWatched: Bool, processID: Int32? = nil, state: WatchStatus.State? = nil, heartbeat: Date? = nil, isPending: Bool = false) {
         self.isWatched = isWatched
         self.processID = processID
         self.state = state
+        self.heartbeat = heartbeat
+        self.isPending = isPending
+    }
+
+    /// A heartbeat older than this means the watcher is stuck (a batch that never ends, a process stopped
+    /// with SIGSTOP): it vouches for nothing.
+    public static let heartbeatLimit: TimeInterval = 2
+
+    /// Whether the watcher vouches that the index holds every change to the vault it has seen: it is
+    /// `current`, nothing is waiting to be applied, and its heartbeat is recent.
+    public func vouches(now: Date = Date()) -> Bool {
+        guard isWatched, state == .current, !isPending, let heartbeat else { return false }
+        let age = now.timeIntervalSince(heartbeat)
+        return age < Self.heartbeatLimit && age > -Self.heartbeatLimit
     }
 }

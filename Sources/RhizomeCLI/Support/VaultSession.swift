@@ -2,8 +2,11 @@ import Foundation
 import RhizomeCore
 import RhizomeOperations
 import RhizomeStore
+import RhizomeWatch
 
-/// An opened vault and its index, brought up to date unless the user said `--no-refresh`.
+/// An opened vault and its index, brought up to date unless the user said `--no-refresh`: by a walk of the
+/// vault, or, when a live watcher (`rhizome watch`, `rhizome mcp`) vouches that the index holds every
+/// change, without one (`vouchedStore`).
 struct VaultSession {
     let vaultPath: String
     let databasePath: String
@@ -20,6 +23,9 @@ struct VaultSession {
             guard store.hasIndexedOnce else { throw StoreError.notIndexed(path: databasePath) }
             return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil)
         }
+        if refresh, !rebuild, let store = vouchedStore(vaultPath: vaultPath, databasePath: databasePath) {
+            return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil)
+        }
         let store = try IndexStore(path: databasePath)
         let previousVault = try store.indexedVaultPath()
         if let previousVault, previousVault != vaultPath {
@@ -34,6 +40,25 @@ struct VaultSession {
         let report = try indexer.run(progress: progress.update)
         progress.finish()  // the indexer records the vault's path itself
         return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: report)
+    }
+
+    /// The index, opened without a walk, when a watcher of this vault vouches for it: it is `current`, its
+    /// heartbeat is recent (its watches are live on the folder at the vault path) and it has applied every
+    /// change it saw. Changes it is applying are waited for (a batch takes milliseconds), up to
+    /// `pendingWait`; then, or without such a watcher, nil: the caller walks the vault as usual.
+    /// `RHIZOME_WALK=1` always walks.
+    static func vouchedStore(vaultPath: String, databasePath: String, pendingWait: TimeInterval = 2) -> IndexStore? {
+        guard ProcessInfo.processInfo.environment["RHIZOME_WALK"] != "1" else { return nil }
+        var watcher = VaultWatcher.activeWatcher(databasePath: databasePath)
+        let deadline = Date() + pendingWait
+        while watcher.isWatched, watcher.state == .current, watcher.isPending, Date() < deadline {
+            usleep(2_000)
+            watcher = VaultWatcher.activeWatcher(databasePath: databasePath)
+        }
+        guard watcher.vouches() else { return nil }
+        // The watcher's index must be this vault's (a `--db` shared by two vaults is walked, which warns).
+        guard let store = try? IndexStore(path: databasePath), store.hasIndexedOnce, (try? store.indexedVaultPath()) == vaultPath else { return nil }
+        return store
     }
 
     /// The vault (`--vault`, the environment, the current folder) and its index file (`--db` or the default).
