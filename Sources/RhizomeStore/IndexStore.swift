@@ -14,11 +14,20 @@ public final class IndexStore {
     public let databasePath: String
     let connection: SQLiteConnection
 
-    /// Opens (creating if needed) the index for writing.
+    /// Opens (creating if needed) the index for writing. Refuses, before writing anything, a path that is not
+    /// an SQLite file, another application's database, and an index it cannot write (`writeProblem`).
     public init(path: String) throws(StoreError) {
         self.databasePath = path
         Self.createParentFolder(of: path)
-        connection = try SQLiteConnection(path: path)
+        try Self.checkIsSQLiteFile(path)
+        if let problem = Self.writeProblem(ofIndexAt: path) { throw problem }
+        let connection = try SQLiteConnection(path: path)
+        // Only read so far: a refused file is closed as it was (SQLite removes the -wal and -shm a read of a
+        // WAL-mode database made, as the last connection closes).
+        if case .foreign(let tables) = try Self.contents(of: connection, path: path) {
+            throw .foreignDatabase(path: path, tables: tables)
+        }
+        self.connection = connection
         try Self.configure(connection)
         try migrate()
         try createSecondaryIndexes()
@@ -50,12 +59,19 @@ public final class IndexStore {
         }
     }
 
-    /// Opens an existing index read-only (for `rhizome sql` and `--no-refresh` queries).
+    /// Opens an existing index read-only (for `rhizome sql`, `--no-refresh` queries, and an index the user
+    /// may only read): see `openReadOnly(_:)` for an index in a read-only folder.
     public init(readOnlyPath path: String) throws(StoreError) {
         guard access(path, F_OK) == 0 else { throw .notIndexed(path: path) }
+        try Self.checkIsSQLiteFile(path)
         self.databasePath = path
-        connection = try SQLiteConnection(path: path, mode: .readOnly)
+        connection = try Self.openReadOnly(path)
         try connection.execute("PRAGMA query_only = ON")
+        switch try Self.contents(of: connection, path: path) {
+        case .empty: throw .notIndexed(path: path)
+        case .foreign(let tables): throw .foreignDatabase(path: path, tables: tables)
+        case .rhizome: break
+        }
         let found = try Self.userVersion(connection)
         if found > IndexSchema.version {
             throw .newerSchema(found: found, supported: IndexSchema.version, path: path)
@@ -113,11 +129,6 @@ public final class IndexStore {
             // adds what the parser extracts comes with a new version, and the next run re-reads every file.
             if current == 0 { try setMeta("parser_version", IndexSchema.parserVersion) }
         }
-    }
-
-    private static func userVersion(_ connection: SQLiteConnection) throws(StoreError) -> Int {
-        let statement = try connection.prepare("PRAGMA user_version")
-        return try statement.step() ? Int(statement.int(0)) : 0
     }
 
     private static func createParentFolder(of path: String) {

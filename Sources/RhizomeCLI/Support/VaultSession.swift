@@ -11,14 +11,20 @@ struct VaultSession {
     /// The report of the refresh run, if one ran.
     let refreshReport: IndexReport?
 
-    static func open(_ options: GlobalOptions, context: CommandContext, refresh: Bool = true, rebuild: Bool = false) throws -> VaultSession {
+    /// `writes`: the command changes the vault or the index (`index`, the editing commands), so an index it
+    /// cannot write is an error; a query answers from such an index as it is, with a warning.
+    static func open(_ options: GlobalOptions, context: CommandContext, refresh: Bool = true, rebuild: Bool = false, writes: Bool = false) throws -> VaultSession {
         let (vaultPath, databasePath) = try locate(options, context: context)
         recoverInterruptedChange(vaultPath: vaultPath, databasePath: databasePath, context: context)
+        let writeProblem = IndexStore.writeProblem(ofIndexAt: databasePath)
+        if let writeProblem, writes || rebuild { throw writeProblem }
         if options.noRefresh && !rebuild {
-            let store = try IndexStore(readOnlyPath: databasePath)
-            // A first index that never finished (killed) is not an answer.
-            guard store.hasIndexedOnce else { throw StoreError.notIndexed(path: databasePath) }
-            return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil)
+            return try openAsItIs(vaultPath: vaultPath, databasePath: databasePath)
+        }
+        if let writeProblem, FileManager.default.fileExists(atPath: databasePath) {
+            let session = try openAsItIs(vaultPath: vaultPath, databasePath: databasePath)
+            context.printError("warning: this answer comes from the index as it is, which may be stale: \(writeProblem) (--no-refresh reads it without this warning)")
+            return session
         }
         let store = try IndexStore(path: databasePath)
         let previousVault = try store.indexedVaultPath()
@@ -34,6 +40,14 @@ struct VaultSession {
         let report = try indexer.run(progress: progress.update)
         progress.finish()  // the indexer records the vault's path itself
         return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: report)
+    }
+
+    /// The index read-only, without bringing it up to date (`--no-refresh`, or an index the user may only read).
+    private static func openAsItIs(vaultPath: String, databasePath: String) throws -> VaultSession {
+        let store = try IndexStore(readOnlyPath: databasePath)
+        // A first index that never finished (killed) is not an answer.
+        guard store.hasIndexedOnce else { throw StoreError.notIndexed(path: databasePath) }
+        return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil)
     }
 
     /// The vault (`--vault`, the environment, the current folder) and its index file (`--db` or the default).
