@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import RhizomeCore
 
 #if canImport(Glibc)
@@ -86,9 +87,28 @@ public final class IndexStore {
     /// Records which vault the index belongs to.
     public func setIndexedVaultPath(_ path: String) throws { try setMeta("vault_path", path) }
 
-    /// When a run last completed (ISO 8601), nil before the first.
+    /// When a run last changed the index (ISO 8601), nil before the first. A run that finds nothing to change
+    /// writes nothing, this included: see `lastRunAt`.
     public var lastIndexedAt: String? {
         try? metaValue("last_indexed_at")
+    }
+
+    /// When a run last finished (ISO 8601), whether or not it changed anything; nil before the first. Kept as
+    /// the modification time of the write lock (`WriteLock.recordFinishedRun()`), so that a run that finds
+    /// nothing changed still writes nothing to the database. Never earlier than `lastIndexedAt` (a lock file
+    /// older than this record keeps its creation time).
+    public var lastRunAt: String? {
+        let lastChange = lastIndexedAt
+        var status = stat()
+        guard stat(databasePath + ".lock", &status) == 0 else { return lastChange }
+        #if canImport(Darwin)
+        let seconds = TimeInterval(status.st_mtimespec.tv_sec)
+        #else
+        let seconds = TimeInterval(status.st_mtim.tv_sec)
+        #endif
+        let lockTime = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
+        guard let lastChange else { return lockTime }
+        return max(lockTime, lastChange)  // both ISO 8601 in UTC: text order is time order
     }
 
     /// Whether the index has ever completed a run.
@@ -271,6 +291,11 @@ struct FileDeletion {
 /// A held write lock; `release()` (or process exit) frees it.
 struct WriteLock {
     let descriptor: Int32
+
+    /// Records that a run finished now (`IndexStore.lastRunAt`): sets the lock file's modification time.
+    func recordFinishedRun() {
+        _ = futimens(descriptor, nil)
+    }
 
     func release() {
         flock(descriptor, LOCK_UN)

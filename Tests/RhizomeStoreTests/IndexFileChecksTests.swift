@@ -108,6 +108,22 @@ import RhizomeTestSupport
             #expect(error.description.contains("chmod u+w \(folder.path)"), "\(error)")
         }
     }
+
+    @Test func `the index's own files inside the vault are not vault files, through symlinks too`() throws {
+        let vault = try TemporaryVault()
+        try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
+        let link = vault.outside.appendingPathComponent("vault-link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: vault.path)
+        let expected: Set<String> = [
+            "Data/index.sqlite", "Data/index.sqlite-wal", "Data/index.sqlite-shm", "Data/index.sqlite-journal",
+            "Data/index.sqlite.lock", "Data/index.sqlite.watch.lock", "Data/.index.sqlite.operations",
+        ]
+        try FileManager.default.createDirectory(at: vault.url("Data"), withIntermediateDirectories: true)
+        #expect(IndexLocation.excludedPaths(databasePath: vault.path + "/Data/index.sqlite", vaultPath: vault.path) == expected)
+        #expect(IndexLocation.excludedPaths(databasePath: vault.path + "/Data/index.sqlite", vaultPath: link) == expected)
+        #expect(IndexLocation.excludedPaths(databasePath: link + "/Data/index.sqlite", vaultPath: vault.path) == expected)
+        #expect(IndexLocation.excludedPaths(databasePath: vault.databasePath, vaultPath: vault.path).isEmpty)
+    }
 }
 
 /// Makes an index file and its folder read-only for this process: permission bits (0444, 0555), and when

@@ -64,7 +64,7 @@ struct StatusCommand: RhizomeSubcommand {
         } else {
             context.print("Vault \(vault)")
             if let index = report.index {
-                context.print("  index: \(index.isFresh ? "up to date" : "\(index.staleFiles) file\(index.staleFiles == 1 ? "" : "s") changed since") (last run \(index.lastIndexedAt ?? "unknown"))")
+                context.print("  index: \(index.isFresh ? "up to date" : "\(index.staleFiles) file\(index.staleFiles == 1 ? "" : "s") changed since") (\(Self.runTimes(lastRun: index.lastRunAt, lastChange: index.lastChangeAt)))")
                 if let line = report.watcher.line { context.print("  " + line) }
             } else {
                 context.print("  index: not built yet (run `rhizome index`)")
@@ -107,12 +107,18 @@ struct StatusCommand: RhizomeSubcommand {
         context.print("Vault \(vault)")
         context.print("  missing: there is no folder at this path (deleted, moved away or unmounted)")
         if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
-            context.print("  index: kept as it was (last run \(store.lastIndexedAt ?? "unknown"))")
+            context.print("  index: kept as it was (\(Self.runTimes(lastRun: store.lastRunAt, lastChange: store.lastIndexedAt)))")
         } else {
             context.print("  index: not built yet")
         }
         if let line = report.watcher.line { context.print("  " + line) }
         return .problemsFound
+    }
+
+    /// "last run …, last change …": when Rhizome last compared the vault with the index, and when that last
+    /// changed the index.
+    private static func runTimes(lastRun: String?, lastChange: String?) -> String {
+        "last run \(lastRun ?? "unknown"), last change \(lastChange ?? "unknown")"
     }
 
     struct ProjectStatus: Encodable {
