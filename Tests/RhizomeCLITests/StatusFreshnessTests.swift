@@ -37,6 +37,21 @@ import RhizomeTestSupport
         #expect(files.json["data"]["rows"] == [["A.md"], ["B.md"]], "\(files.output)")
     }
 
+    @Test func `status names an index file it cannot read instead of calling it not built`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("A.md", "# A\n")
+        try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
+        let text = vault.outside.appendingPathComponent("notes.txt").path
+        try Data("not an index\n".utf8).write(to: URL(fileURLWithPath: text))
+        let json = try BinaryRun(["status", "--vault", vault.path, "--db", text, "--json"], home: vault.outside.path)
+        #expect(json.json["data"]["indexProblem"]["code"] == "index-not-a-database", "\(json.output)")
+        let plain = try BinaryRun(["status", "--vault", vault.path, "--db", text], home: vault.outside.path)
+        #expect(plain.output.contains("index: \(text) is not a SQLite database"), "\(plain.output)")
+        // No index yet is not a problem.
+        let fresh = try BinaryRun(["status", "--vault", vault.path, "--db", vault.databasePath, "--json"], home: vault.outside.path)
+        #expect(fresh.json["data"]["indexProblem"] == .null, "\(fresh.output)")
+    }
+
     @Test func `status shows the last run and the last change apart`() throws {
         let vault = try TemporaryVault()
         try vault.write("A.md", "[[B]]\n")
