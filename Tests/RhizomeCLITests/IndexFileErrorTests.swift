@@ -120,6 +120,20 @@ import RhizomeTestSupport
         #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
     }
 
+    @Test func `an edit with --no-refresh still brings the index up to date and keeps it level with the vault`() throws {
+        let vault = try Self.smallVault()
+        let arguments = ["--vault", vault.path, "--db", vault.databasePath, "--json"]
+        #expect(try BinaryRun(["index"] + arguments, home: vault.outside.path).status == 0)
+        try vault.write("D.md", "[[B]]\n")  // not indexed yet: the move must see its link too
+        let moved = try BinaryRun(["mv", "B", "C", "--write", "--no-refresh"] + arguments, home: vault.outside.path)
+        #expect(moved.status == 0, "\(moved.error)")
+        #expect(try vault.read("D.md") == "[[C]]\n")
+        let appended = try BinaryRun(["append", "A", "more", "--no-refresh"] + arguments, home: vault.outside.path)
+        #expect(appended.status == 0, "\(appended.error)")
+        let backlinks = try BinaryRun(["backlinks", "C", "--no-refresh"] + arguments, home: vault.outside.path)
+        #expect(backlinks.json["data"].array?.compactMap { $0["source"].string }.sorted() == ["A.md", "D.md"], "\(backlinks.output)")
+    }
+
     @Test func `a search no note name could hold is answered, not failed`() throws {
         let vault = try Self.smallVault()
         let manyWords = (0..<1_200).map { "word\($0)" }.joined(separator: " ")

@@ -12,13 +12,16 @@ struct VaultSession {
     let refreshReport: IndexReport?
 
     /// `writes`: the command changes the vault or the index (`index`, the editing commands), so an index it
-    /// cannot write is an error; a query answers from such an index as it is, with a warning.
+    /// cannot write is an error, and it is brought up to date even with --no-refresh; a query answers from
+    /// an index it cannot write as it is, with a warning.
     static func open(_ options: GlobalOptions, context: CommandContext, refresh: Bool = true, rebuild: Bool = false, writes: Bool = false) throws -> VaultSession {
         let (vaultPath, databasePath) = try locate(options, context: context)
         recoverInterruptedChange(vaultPath: vaultPath, databasePath: databasePath, context: context)
         let writeProblem = IndexStore.writeProblem(ofIndexAt: databasePath)
         if let writeProblem, writes || rebuild { throw writeProblem }
-        if options.noRefresh && !rebuild {
+        // A command that changes the vault plans from every link and re-indexes what it changed: it needs a
+        // current, writable index whatever --no-refresh says (as `index` ignores it).
+        if options.noRefresh && !rebuild && !writes {
             return try openAsItIs(vaultPath: vaultPath, databasePath: databasePath)
         }
         if let writeProblem, FileManager.default.fileExists(atPath: databasePath) {
