@@ -144,6 +144,19 @@ import RhizomeTestSupport
         }
     }
 
+    @Test func `a Dataview query nested or chained past the limits is a syntax error, not a crash`() throws {
+        let vault = try Self.smallVault()
+        let queries = [
+            "LIST WHERE " + String(repeating: "(", count: 1_000) + "1" + String(repeating: ")", count: 1_000),
+            "LIST WHERE " + (0..<3_000).map { "file.name = \"n\($0)\"" }.joined(separator: " OR "),
+        ]
+        for query in queries {
+            let run = try BinaryRun(["query", query, "--vault", vault.path, "--db", vault.databasePath, "--json"], home: vault.outside.path)
+            #expect(run.status == 2, "\(run.error.prefix(300))")
+            #expect(run.json["error"]["code"] == "query-syntax", "\(run.output.prefix(300))")
+        }
+    }
+
     private static func smallVault() throws -> TemporaryVault {
         let vault = try TemporaryVault()
         try vault.write("A.md", "[[B]]\n")
