@@ -47,10 +47,11 @@ extension StoreError: CustomStringConvertible {
     public var isUserMistake: Bool {
         switch self {
         // The index file cannot be opened (permissions, a folder that cannot be made): the user's to fix.
-        case .cannotOpen, .notIndexed, .olderSchema, .notReadOnly, .multipleStatements, .emptyQuery, .invalidQuery,
+        // An index from a newer Rhizome: the user's to fix (upgrade, or another --db), as an older one is.
+        case .cannotOpen, .notIndexed, .olderSchema, .newerSchema, .notReadOnly, .multipleStatements, .emptyQuery, .invalidQuery,
              .notADatabase, .foreignDatabase, .readOnlyIndex:
             return true
-        case .sqlite, .newerSchema, .lockUnavailable, .queryTimedOut:
+        case .sqlite, .lockUnavailable, .queryTimedOut:
             return false
         }
     }

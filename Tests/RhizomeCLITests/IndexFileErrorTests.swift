@@ -95,6 +95,17 @@ import RhizomeTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["index.sqlite", "index.sqlite.lock"])
     }
 
+    @Test func `an index written by a newer Rhizome is the user's to fix, exit 2`() throws {
+        let vault = try Self.smallVault()
+        try vault.index()
+        try SQLiteConnection(path: vault.databasePath).execute("PRAGMA user_version = 999")
+        for command in [["backlinks", "B"], ["backlinks", "B", "--no-refresh"]] {
+            let run = try BinaryRun(command + ["--vault", vault.path, "--db", vault.databasePath, "--json"], home: vault.outside.path)
+            #expect(run.status == 2, "\(command): \(run.error)")
+            #expect(run.json["error"]["code"] == "index-newer-schema", "\(command): \(run.output)")
+        }
+    }
+
     @Test func `a NOTE argument of 50,000 characters is note-not-found, in the CLI and over MCP`() throws {
         let vault = try Self.smallVault()
         let long = String(repeating: "x", count: 50_000)
