@@ -65,6 +65,12 @@ public final class IndexStore {
     public init(readOnlyPath path: String) throws(StoreError) {
         guard access(path, F_OK) == 0 else { throw .notIndexed(path: path) }
         try Self.checkIsSQLiteFile(path)
+        // A read-only connection to a WAL database creates its -wal and -shm and cannot remove them: look at
+        // another application's database without one first (with no -wal, the file itself holds it all).
+        if access(path + "-wal", F_OK) != 0, let probe = try? SQLiteConnection(path: path, mode: .immutable),
+           case .foreign(let tables)? = try? Self.contents(of: probe, path: path) {
+            throw .foreignDatabase(path: path, tables: tables)
+        }
         self.databasePath = path
         connection = try Self.openReadOnly(path)
         try connection.execute("PRAGMA query_only = ON")

@@ -31,10 +31,7 @@ import RhizomeTestSupport
         #expect(throws: StoreError.foreignDatabase(path: path, tables: ["users"])) { try IndexStore(path: path) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(sidecars() == [])
-        // A read-only open of a WAL database may leave an empty -wal and -shm, as any SQLite reader does; the
-        // next read-write check, the last connection to close, removes them.
         #expect(throws: StoreError.foreignDatabase(path: path, tables: ["users"])) { try IndexStore(readOnlyPath: path) }
-        #expect(throws: StoreError.foreignDatabase(path: path, tables: ["users"])) { try IndexStore(path: path) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(sidecars() == [])
     }
