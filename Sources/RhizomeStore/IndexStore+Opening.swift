@@ -25,8 +25,8 @@ extension IndexStore {
 
     /// Why the index at `path` cannot be written with the permissions it has (nil when it can, or when it
     /// does not exist and its folder lets it be created): `.readOnlyIndex`, or `.notADatabase` for a path
-    /// under a file. Writing needs the file, and its folder: SQLite
-    /// creates `-wal` and `-shm` beside it, Rhizome its `.lock` and its journal folder.
+    /// under a file. Writing needs the file and its folder: SQLite creates `-wal` and `-shm` beside the
+    /// index, and Rhizome its `.lock` and its journal folder.
     public static func writeProblem(ofIndexAt path: String) -> StoreError? {
         var folder = parentFolder(of: path)
         // Folders that do not exist yet are made on open: the nearest one that exists must allow that.

@@ -101,8 +101,8 @@ public final class IndexStore {
 
     /// When a run last finished (ISO 8601), whether or not it changed anything; nil before the first. Kept as
     /// the modification time of the write lock (`WriteLock.recordFinishedRun()`), so that a run that finds
-    /// nothing changed still writes nothing to the database. Never earlier than `lastIndexedAt` (a lock file
-    /// older than this record keeps its creation time).
+    /// nothing changed still writes nothing to the database. Never earlier than `lastIndexedAt`: the lock of an
+    /// index last run by an older Rhizome keeps the time it was created.
     public var lastRunAt: String? {
         let lastChange = lastIndexedAt
         var status = stat()

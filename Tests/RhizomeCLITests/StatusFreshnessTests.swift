@@ -37,6 +37,28 @@ import RhizomeTestSupport
         #expect(files.json["data"]["rows"] == [["A.md"], ["B.md"]], "\(files.output)")
     }
 
+    @Test func `a watcher with the index inside the vault applies only the vault's changes, and status agrees`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("A.md", "[[B]]\n")
+        try vault.write("B.md", "# B\n")
+        let database = vault.path + "/index.sqlite"
+        let binary = try #require(RhizomeBinary.url, "the rhizome executable was not built next to the tests")
+        let watcher = try ChildProcess(
+            executable: binary, arguments: ["watch", "--vault", vault.path, "--db", database],
+            environment: ["HOME": vault.outside.path, "XDG_CACHE_HOME": vault.outside.path + "/.cache", "PATH": "/usr/bin:/bin"])
+        defer { watcher.stop() }
+        _ = try #require(watcher.outputLine(within: .seconds(20)) { $0.contains("ready") }, "no ready line; stderr: \(watcher.errorText)")
+        try vault.write("C.md", "[[A]]\n")
+        _ = try #require(watcher.outputLine(from: 1, within: .seconds(10)) { $0.contains("+1 ~0 -0") }, "\(watcher.outputLines)")
+        // The watcher's own writes (index.sqlite, -wal, -shm, the lock) must not start batches of their own.
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(watcher.outputLines.count == 2, "\(watcher.outputLines)")
+        let status = try BinaryRun(["status", "--vault", vault.path, "--db", database, "--json"], home: vault.outside.path)
+        #expect(status.json["data"]["index"]["staleFiles"] == 0, "\(status.output)")
+        let files = try BinaryRun(["sql", "SELECT path FROM files ORDER BY path", "--no-refresh", "--vault", vault.path, "--db", database, "--json"], home: vault.outside.path)
+        #expect(files.json["data"]["rows"] == [["A.md"], ["B.md"], ["C.md"]], "\(files.output)")
+    }
+
     @Test func `status names an index file it cannot read instead of calling it not built`() throws {
         let vault = try TemporaryVault()
         try vault.write("A.md", "# A\n")
