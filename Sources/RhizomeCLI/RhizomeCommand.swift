@@ -127,13 +127,7 @@ public enum CLI {
             }
             return (error.code, error.description, .usage)
         case let error as StoreError:
-            if case .notIndexed = error { return (error.code, error.description, .usage) }
-            if case .olderSchema = error { return (error.code, error.description, .usage) }
-            switch error {
-            case .notReadOnly, .multipleStatements, .emptyQuery, .invalidQuery: return (error.code, error.description, .usage)
-            default: break
-            }
-            return (error.code, error.description, .internalFailure)
+            return (error.code, error.description, error.isUserMistake ? .usage : .internalFailure)
         case let error as CLIError:
             return (error.code, error.description, .usage)
         case let error as DataviewError:

@@ -3,15 +3,22 @@ import RhizomeCore
 extension IndexStore {
     /// How current the index is: when it was last brought up to date, and how many files differ from it now.
     public struct Freshness: Sendable, Encodable {
+        /// When a run last changed the index (ISO 8601): the same as `lastChangeAt`, kept for older readers.
         public var lastIndexedAt: String?
+        /// When a run last compared the vault with the index, whether or not it changed anything.
+        public var lastRunAt: String?
+        /// When a run last changed the index (files added, changed or removed; findings updated).
+        public var lastChangeAt: String?
         /// Files added, removed or changed (size, mtime) since the last run.
         public var staleFiles: Int
         public var isFresh: Bool { staleFiles == 0 }
     }
 
-    /// Compares a walk of the vault with the stored sizes and times (no file is read).
+    /// Compares a walk of the vault with the stored sizes and times (no file is read). The index's own files,
+    /// when it is kept inside the vault, are not files of the vault.
     public func freshness(vaultRoot: String) throws -> Freshness {
-        let scan = try VaultScanner(root: vaultRoot).scan()
+        let excluded = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultRoot)
+        let scan = try VaultScanner(root: vaultRoot, excludedPaths: excluded).scan()
         let statement = try connection.prepare("SELECT path, size, mtime_ns FROM file")
         var stored: [String: (Int64?, Int64?)] = [:]
         while try statement.step() { stored[statement.text(0)] = (statement.optionalInt(1), statement.optionalInt(2)) }
@@ -24,7 +31,8 @@ extension IndexStore {
             }
         }
         stale += stored.keys.filter { !scan.isUncertain($0) }.count
-        return Freshness(lastIndexedAt: try metaValue("last_indexed_at"), staleFiles: stale)
+        let lastChange = try metaValue("last_indexed_at")
+        return Freshness(lastIndexedAt: lastChange, lastRunAt: lastRunAt, lastChangeAt: lastChange, staleFiles: stale)
     }
 
     /// Whether any indexed file lies under the folder `path` (a range on the path index: `/` sorts just before `0`).

@@ -14,7 +14,15 @@ extension IndexStore {
         return try resolveNotePath(String(argument[..<hashIndex]).trimmingSpaces)
     }
 
+    /// The longest NOTE argument that can name a file: a vault path is at most what the system allows a
+    /// path (4096 bytes on Linux, 1024 on macOS). Longer arguments name no note, and are not sent to SQLite
+    /// (a pattern over 50,000 bytes is an error there, "LIKE or GLOB pattern too complex").
+    static let longestNotePathBytes = 4_096
+    /// The longest file name (`NAME_MAX`).
+    static let longestFileNameBytes = 255
+
     private func resolveNotePath(_ linkPath: String) throws -> FileRecord? {
+        guard linkPath.utf8.count <= Self.longestNotePathBytes else { return nil }
         let key = LinkResolver<Int64>.resolveKey(ofLinkPath: linkPath)
         let resolver = try resolver(forFilesIn: "SELECT id, path FROM file WHERE resolve_key = ?", [.text(key)])
         guard let match = resolver.resolve(linkPath: UnicodeNormalization.nfc(linkPath), from: "") else { return nil }
@@ -23,6 +31,7 @@ extension IndexStore {
 
     /// Notes whose name is close to `argument` (for "did you mean" messages).
     public func suggestions(for argument: String, limit: Int = 5) throws -> [String] {
+        guard argument.utf8.count <= Self.longestNotePathBytes else { return [] }
         let key = UnicodeNormalization.matchKey(String(VaultPath.fileName(of: argument)))
         let statement = try connection.prepare("""
             SELECT path FROM file WHERE resolve_key LIKE '%' || ? || '%' ESCAPE '\\' ORDER BY length(path) LIMIT ?
@@ -185,7 +194,11 @@ extension IndexStore {
     public func search(_ query: String, limit: Int = 20, raw: Bool = false) throws -> [SearchHit] {
         let expression = raw ? query : Self.ftsExpression(query)
         guard !expression.isEmpty else { return [] }
-        let words = raw ? [] : query.split(whereSeparator: { $0.isWhitespace }).map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "*\"")) }
+        var words = raw ? [] : query.split(whereSeparator: { $0.isWhitespace }).map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "*\"")) }
+        // A word longer than a file name (255 bytes) is in no note's name; past 500 words the name check would
+        // exceed SQLite's expression depth (1,000). Either way the hits rank by BM25 alone, instead of SQLite
+        // failing ("LIKE or GLOB pattern too complex", "Expression tree is too large").
+        if words.contains(where: { $0.utf8.count > Self.longestFileNameBytes }) || words.count > 500 { words = [] }
         let nameCondition = words.isEmpty ? "0" : words.map { _ in "f.name LIKE '%' || ? || '%' ESCAPE '\\'" }.joined(separator: " AND ")
         let statement = try connection.prepare("""
             SELECT f.path, snippet(note_fts, 1, '**', '**', '…', 16), bm25(note_fts, 10.0, 1.0) AS score, (\(nameCondition)) AS name_hit

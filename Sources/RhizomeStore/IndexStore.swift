@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import RhizomeCore
 
 #if canImport(Glibc)
@@ -14,11 +15,20 @@ public final class IndexStore {
     public let databasePath: String
     let connection: SQLiteConnection
 
-    /// Opens (creating if needed) the index for writing.
+    /// Opens (creating if needed) the index for writing. Refuses, before writing anything, a path that is not
+    /// an SQLite file, another application's database, and an index it cannot write (`writeProblem`).
     public init(path: String) throws(StoreError) {
         self.databasePath = path
         Self.createParentFolder(of: path)
-        connection = try SQLiteConnection(path: path)
+        try Self.checkIsSQLiteFile(path)
+        if let problem = Self.writeProblem(ofIndexAt: path) { throw problem }
+        let connection = try SQLiteConnection(path: path)
+        // Only read so far: a refused file is closed as it was (SQLite removes the -wal and -shm a read of a
+        // WAL-mode database made, as the last connection closes).
+        if case .foreign(let tables) = try Self.contents(of: connection, path: path) {
+            throw .foreignDatabase(path: path, tables: tables)
+        }
+        self.connection = connection
         try Self.configure(connection)
         try migrate()
         try createSecondaryIndexes()
@@ -50,12 +60,25 @@ public final class IndexStore {
         }
     }
 
-    /// Opens an existing index read-only (for `rhizome sql` and `--no-refresh` queries).
+    /// Opens an existing index read-only (for `rhizome sql`, `--no-refresh` queries, and an index the user
+    /// may only read): see `openReadOnly(_:)` for an index in a read-only folder.
     public init(readOnlyPath path: String) throws(StoreError) {
         guard access(path, F_OK) == 0 else { throw .notIndexed(path: path) }
+        try Self.checkIsSQLiteFile(path)
+        // A read-only connection to a WAL database creates its -wal and -shm and cannot remove them: look at
+        // another application's database without one first (with no -wal, the file itself holds it all).
+        if access(path + "-wal", F_OK) != 0, let probe = try? SQLiteConnection(path: path, mode: .immutable),
+           case .foreign(let tables)? = try? Self.contents(of: probe, path: path) {
+            throw .foreignDatabase(path: path, tables: tables)
+        }
         self.databasePath = path
-        connection = try SQLiteConnection(path: path, mode: .readOnly)
+        connection = try Self.openReadOnly(path)
         try connection.execute("PRAGMA query_only = ON")
+        switch try Self.contents(of: connection, path: path) {
+        case .empty: throw .notIndexed(path: path)
+        case .foreign(let tables): throw .foreignDatabase(path: path, tables: tables)
+        case .rhizome: break
+        }
         let found = try Self.userVersion(connection)
         if found > IndexSchema.version {
             throw .newerSchema(found: found, supported: IndexSchema.version, path: path)
@@ -70,9 +93,28 @@ public final class IndexStore {
     /// Records which vault the index belongs to.
     public func setIndexedVaultPath(_ path: String) throws { try setMeta("vault_path", path) }
 
-    /// When a run last completed (ISO 8601), nil before the first.
+    /// When a run last changed the index (ISO 8601), nil before the first. A run that finds nothing to change
+    /// writes nothing, this included: see `lastRunAt`.
     public var lastIndexedAt: String? {
         try? metaValue("last_indexed_at")
+    }
+
+    /// When a run last finished (ISO 8601), whether or not it changed anything; nil before the first. Kept as
+    /// the modification time of the write lock (`WriteLock.recordFinishedRun()`), so that a run that finds
+    /// nothing changed still writes nothing to the database. Never earlier than `lastIndexedAt`: the lock of an
+    /// index last run by an older Rhizome keeps the time it was created.
+    public var lastRunAt: String? {
+        let lastChange = lastIndexedAt
+        var status = stat()
+        guard stat(databasePath + ".lock", &status) == 0 else { return lastChange }
+        #if canImport(Darwin)
+        let seconds = TimeInterval(status.st_mtimespec.tv_sec)
+        #else
+        let seconds = TimeInterval(status.st_mtim.tv_sec)
+        #endif
+        let lockTime = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
+        guard let lastChange else { return lockTime }
+        return max(lockTime, lastChange)  // both ISO 8601 in UTC: text order is time order
     }
 
     /// Whether the index has ever completed a run.
@@ -113,11 +155,6 @@ public final class IndexStore {
             // adds what the parser extracts comes with a new version, and the next run re-reads every file.
             if current == 0 { try setMeta("parser_version", IndexSchema.parserVersion) }
         }
-    }
-
-    private static func userVersion(_ connection: SQLiteConnection) throws(StoreError) -> Int {
-        let statement = try connection.prepare("PRAGMA user_version")
-        return try statement.step() ? Int(statement.int(0)) : 0
     }
 
     private static func createParentFolder(of path: String) {
@@ -274,6 +311,11 @@ struct FileDeletion {
 /// A held write lock; `release()` (or process exit) frees it.
 struct WriteLock {
     let descriptor: Int32
+
+    /// Records that a run finished now (`IndexStore.lastRunAt`): sets the lock file's modification time.
+    func recordFinishedRun() {
+        _ = futimens(descriptor, nil)
+    }
 
     func release() {
         flock(descriptor, LOCK_UN)

@@ -30,6 +30,7 @@ public final class Indexer {
         let lock = try store.lockForWriting()
         defer { lock.release() }
         let report = try runOverWholeVault(progress: progress)
+        lock.recordFinishedRun()
         // Queries that read notes again (Dataview's file.lists and file.tasks) find the vault here.
         let absoluteRoot = vaultRoot.hasPrefix("/") ? vaultRoot : FileManager.default.currentDirectoryPath + "/" + vaultRoot
         if try store.indexedVaultPath() != absoluteRoot { try store.setIndexedVaultPath(absoluteRoot) }
@@ -44,6 +45,12 @@ public final class Indexer {
     public func update(changedPaths: some Sequence<[UInt8]>) throws -> IndexReport {
         let lock = try store.lockForWriting()
         defer { lock.release() }
+        let report = try updateLocked(changedPaths: changedPaths)
+        lock.recordFinishedRun()
+        return report
+    }
+
+    private func updateLocked(changedPaths: some Sequence<[UInt8]>) throws -> IndexReport {
         let clock = ContinuousClock()
         let started = clock.now
         var phases = PhaseTimer(enabled: options.tracePhases)

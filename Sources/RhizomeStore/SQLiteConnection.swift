@@ -7,7 +7,13 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
 
-    enum Mode { case readWrite, readOnly }
+    enum Mode {
+        case readWrite, readOnly
+        /// Read-only, and promised to SQLite that nothing changes the file while it is open (`immutable=1`):
+        /// no locks, no `-wal` or `-shm`. Only for a file nobody can be writing (see
+        /// `IndexStore.openReadOnly(_:)`); a change made meanwhile could be read torn.
+        case immutable
+    }
 
     /// How long a statement waits for another connection's lock before it fails with SQLITE_BUSY.
     static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -15,10 +21,12 @@ final class SQLiteConnection {
     init(path: String, mode: Mode = .readWrite) throws(StoreError) {
         _ = Self.libraryConfigured
         var pointer: OpaquePointer?
-        let flags = mode == .readOnly
-            ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &pointer, flags, nil)
+        let (filename, flags): (String, Int32) = switch mode {
+        case .readWrite: (path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
+        case .readOnly: (path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX)
+        case .immutable: (Self.uri(path) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX)
+        }
+        let status = sqlite3_open_v2(filename, &pointer, flags, nil)
         guard status == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             if let pointer { sqlite3_close_v2(pointer) }

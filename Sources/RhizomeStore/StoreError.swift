@@ -13,6 +13,12 @@ public enum StoreError: Error, Sendable, Equatable {
     case lockUnavailable(path: String, reason: String)
     /// An untrusted query ran longer than it was allowed to.
     case queryTimedOut(seconds: Double)
+    /// The index path leads to something that is not an SQLite file (a text file, a folder).
+    case notADatabase(path: String, reason: String)
+    /// The index path leads to another application's SQLite database; nothing was written to it.
+    case foreignDatabase(path: String, tables: [String])
+    /// The index cannot be written (or, in WAL mode, not even read) with the permissions it has.
+    case readOnlyIndex(path: String, reason: String, fix: String)
 }
 
 extension StoreError: CustomStringConvertible {
@@ -30,6 +36,23 @@ extension StoreError: CustomStringConvertible {
         case .invalidQuery: return "sql-invalid"
         case .lockUnavailable: return "index-lock-unavailable"
         case .queryTimedOut: return "sql-timed-out"
+        case .notADatabase: return "index-not-a-database"
+        case .foreignDatabase: return "index-foreign-database"
+        case .readOnlyIndex: return "index-read-only"
+        }
+    }
+
+    /// Whether the user can fix it by asking differently or by fixing the file they pointed at (exit 2),
+    /// rather than Rhizome failing (exit 70).
+    public var isUserMistake: Bool {
+        switch self {
+        // The index file cannot be opened (permissions, a folder that cannot be made): the user's to fix.
+        // An index from a newer Rhizome: the user's to fix (upgrade, or another --db), as an older one is.
+        case .cannotOpen, .notIndexed, .olderSchema, .newerSchema, .notReadOnly, .multipleStatements, .emptyQuery, .invalidQuery,
+             .notADatabase, .foreignDatabase, .readOnlyIndex:
+            return true
+        case .sqlite, .lockUnavailable, .queryTimedOut:
+            return false
         }
     }
 
@@ -57,6 +80,15 @@ extension StoreError: CustomStringConvertible {
             return "cannot lock the index for writing (\(path): \(reason)). Check the folder's permissions, or choose another place with --db PATH."
         case .queryTimedOut(let seconds):
             return "the SQL query was stopped after \(seconds.formatted()) s. Add a LIMIT, or filter on indexed columns (path, source, target, tag, key)."
+        case .notADatabase(let path, let reason):
+            return "\(path) is not a SQLite database (\(reason)), so it cannot be a Rhizome index; choose another --db (a new file name creates a new index)."
+        case .foreignDatabase(let path, let tables):
+            let held = tables.isEmpty
+                ? "it is a database of another application"
+                : "it holds tables of another application (\(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : ""))"
+            return "\(path) is not a Rhizome index: \(held); choose another --db (a new file name creates a new index). Nothing was written to it."
+        case .readOnlyIndex(let path, let reason, let fix):
+            return "the index at \(path) \(reason). \(fix)"
         }
     }
 }

@@ -165,7 +165,7 @@ import RhizomeTestSupport
         #expect((result.data["watcher"] as? [String: Any])?["watched"] as? Bool == false, "nothing watches the fixture's index")
         #expect(result.data["vault"] as? String == fixture.vault.path)
         #expect(result.data["database"] as? String == fixture.vault.databasePath)
-        #expect(Set((result.data["index"] as? [String: Any] ?? [:]).keys) == ["lastIndexedAt", "staleFiles"])
+        #expect(Set((result.data["index"] as? [String: Any] ?? [:]).keys) == ["lastIndexedAt", "lastRunAt", "lastChangeAt", "staleFiles"])
         #expect(Set((result.data["schemaFindings"] as? [String: Any] ?? [:]).keys) == ["errors", "warnings", "claudeCodeErrors"])
         let project = try #require((result.data["projects"] as? [[String: Any]])?.first)
         #expect(Set(project.keys) == ["name", "agents", "skills", "broken"])

@@ -36,7 +36,7 @@ struct FixCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
         let catalog = try SchemaCatalog.load(vaultRoot: vault)
-        let session = try VaultSession.open(global, context: context)
+        let session = try VaultSession.open(global, context: context, writes: write)
         let notePaths = try session.store.notePaths()
         let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: notePaths, resolveNote: { try? session.store.resolveNote($0)?.path })
         var options = FixPlanner.Options(populate: populate, unsafe: unsafe, reorder: reorder)

@@ -16,7 +16,7 @@ struct IndexCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         var options = global
         options.noRefresh = false
-        let session = try VaultSession.open(options, context: context, rebuild: rebuild)
+        let session = try VaultSession.open(options, context: context, rebuild: rebuild, writes: true)
         guard let report = session.refreshReport else { return .success }
         if global.json {
             printJSON(IndexOutput(report: report, database: session.databasePath), vault: session.vaultPath, context: context)

@@ -30,7 +30,7 @@ struct MoveCommand: RhizomeSubcommand {
     var write = false
 
     func execute(in context: CommandContext) throws -> ExitStatus {
-        let session = try VaultSession.open(global, context: context)
+        let session = try VaultSession.open(global, context: context, writes: true)
         let editor = try session.editor()
         let plan = try editor.planMove(source, to: destination)
         let operation = write ? try editor.apply(plan) : nil

@@ -99,7 +99,7 @@ enum NoteEdit {
     static func run(
         _ command: some RhizomeSubcommand, dryRun: Bool, context: CommandContext, plan makePlan: (VaultEditor) throws -> NoteEditPlan
     ) throws -> ExitStatus {
-        let session = try VaultSession.open(command.global, context: context)
+        let session = try VaultSession.open(command.global, context: context, writes: true)
         let editor = try session.editor()
         let plan = try makePlan(editor)
         let changed = plan.oldBytes != plan.newBytes
@@ -210,7 +210,7 @@ struct DailyCommand: RhizomeSubcommand {
         guard let day = VaultEditor.day(date) else {
             throw CLIError.invalidArgument("--date takes today, yesterday, tomorrow, +N or -N days, or YYYY-MM-DD (got `\(date)`)")
         }
-        let session = try VaultSession.open(global, context: context)
+        let session = try VaultSession.open(global, context: context, writes: true)
         let editor = try session.editor()
         let daily = try editor.planDaily(for: day)
         if let problem = daily.templateProblem { context.printError("warning: " + problem) }

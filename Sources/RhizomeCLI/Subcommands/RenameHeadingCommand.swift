@@ -16,7 +16,7 @@ struct RenameHeadingCommand: RhizomeSubcommand {
     @Flag(help: "Apply the change (default: show it).") var write = false
 
     func execute(in context: CommandContext) throws -> ExitStatus {
-        let session = try VaultSession.open(global, context: context)
+        let session = try VaultSession.open(global, context: context, writes: true)
         let editor = try session.editor()
         let plan = try editor.planRenameHeading(old, to: new, in: note)
         let operation = write ? try editor.apply(plan) : nil

@@ -28,7 +28,9 @@ struct StatusCommand: RhizomeSubcommand {
         var report = Report(vault: vault, database: databasePath)
         report.watcher = WatcherStatus(VaultWatcher.activeWatcher(databasePath: databasePath))
         // The index as it is (status never refreshes it: it reports).
-        if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
+        let (opened, problem) = Self.openIndex(databasePath)
+        report.indexProblem = problem.map { ErrorDetail(code: $0.code, message: $0.description) }
+        if let store = opened, store.hasIndexedOnce {
             report.index = try store.freshness(vaultRoot: vault)
             let findings = try store.validationFindings()
             let prefix = layout.folderName + "/"
@@ -64,8 +66,10 @@ struct StatusCommand: RhizomeSubcommand {
         } else {
             context.print("Vault \(vault)")
             if let index = report.index {
-                context.print("  index: \(index.isFresh ? "up to date" : "\(index.staleFiles) file\(index.staleFiles == 1 ? "" : "s") changed since") (last run \(index.lastIndexedAt ?? "unknown"))")
+                context.print("  index: \(index.isFresh ? "up to date" : "\(index.staleFiles) file\(index.staleFiles == 1 ? "" : "s") changed since") (\(Self.runTimes(lastRun: index.lastRunAt, lastChange: index.lastChangeAt)))")
                 if let line = report.watcher.line { context.print("  " + line) }
+            } else if let problem = report.indexProblem {
+                context.print("  index: \(problem.message)")
             } else {
                 context.print("  index: not built yet (run `rhizome index`)")
             }
@@ -107,12 +111,27 @@ struct StatusCommand: RhizomeSubcommand {
         context.print("Vault \(vault)")
         context.print("  missing: there is no folder at this path (deleted, moved away or unmounted)")
         if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
-            context.print("  index: kept as it was (last run \(store.lastIndexedAt ?? "unknown"))")
+            context.print("  index: kept as it was (\(Self.runTimes(lastRun: store.lastRunAt, lastChange: store.lastIndexedAt)))")
         } else {
             context.print("  index: not built yet")
         }
         if let line = report.watcher.line { context.print("  " + line) }
         return .problemsFound
+    }
+
+    /// The index read-only, or why it cannot be read (nil when there is none yet: that is not a problem).
+    private static func openIndex(_ path: String) -> (store: IndexStore?, problem: StoreError?) {
+        do {
+            return (try IndexStore(readOnlyPath: path), nil)
+        } catch {
+            return (nil, error.code == StoreError.notIndexed(path: path).code ? nil : error)
+        }
+    }
+
+    /// "last run …, last change …": when Rhizome last compared the vault with the index, and when that last
+    /// changed the index.
+    private static func runTimes(lastRun: String?, lastChange: String?) -> String {
+        "last run \(lastRun ?? "unknown"), last change \(lastChange ?? "unknown")"
     }
 
     struct ProjectStatus: Encodable {
@@ -175,10 +194,18 @@ struct StatusCommand: RhizomeSubcommand {
         var claudeCodeErrors: Int
     }
 
+    struct ErrorDetail: Encodable {
+        var code: String
+        var message: String
+    }
+
     struct Report: Encodable {
         var vault: String
         var database: String
         var index: IndexStore.Freshness?
+        /// Why the index file cannot be read (not a database, another application's, permissions); null when
+        /// it can, or when there is none yet.
+        var indexProblem: ErrorDetail?
         var schemaFindings: SchemaSummary?
         var projects: [ProjectStatus] = []
         var global = GlobalStatus()

@@ -27,7 +27,7 @@ struct TrashCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         guard !paths.isEmpty else { throw CLIError.invalidArgument("name at least one note, file or folder to move to the trash") }
-        let session = try VaultSession.open(global, context: context)
+        let session = try VaultSession.open(global, context: context, writes: true)
         let editor = try session.editor()
         let plan = try editor.planTrash(paths, allowLocalTrash: localTrash)
         let operation = write ? try editor.apply(plan) : nil

@@ -16,7 +16,7 @@ struct UndoCommand: RhizomeSubcommand {
     var write = false
 
     func execute(in context: CommandContext) throws -> ExitStatus {
-        let session = try VaultSession.open(global, context: context)
+        let session = try VaultSession.open(global, context: context, writes: true)
         let editor = try session.editor()
         let plan = try editor.planUndo()
         let operation = write ? try editor.apply(plan) : nil

@@ -14,6 +14,6 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print a versioned JSON envelope with sorted keys instead of text.")
     var json = false
 
-    @Flag(name: .long, help: "Query the index as it is, without first bringing it up to date.")
+    @Flag(name: .long, help: "Query the index as it is, without first bringing it up to date (commands that change the vault always do).")
     var noRefresh = false
 }

@@ -14,14 +14,23 @@ struct VaultSession {
     /// The report of the refresh run, if one ran.
     let refreshReport: IndexReport?
 
-    static func open(_ options: GlobalOptions, context: CommandContext, refresh: Bool = true, rebuild: Bool = false) throws -> VaultSession {
+    /// `writes`: the command changes the vault or the index (`index`, the editing commands), so an index it
+    /// cannot write is an error, and it is brought up to date even with --no-refresh; a query answers from
+    /// an index it cannot write as it is, with a warning.
+    static func open(_ options: GlobalOptions, context: CommandContext, refresh: Bool = true, rebuild: Bool = false, writes: Bool = false) throws -> VaultSession {
         let (vaultPath, databasePath) = try locate(options, context: context)
         recoverInterruptedChange(vaultPath: vaultPath, databasePath: databasePath, context: context)
-        if options.noRefresh && !rebuild {
-            let store = try IndexStore(readOnlyPath: databasePath)
-            // A first index that never finished (killed) is not an answer.
-            guard store.hasIndexedOnce else { throw StoreError.notIndexed(path: databasePath) }
-            return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil)
+        let writeProblem = IndexStore.writeProblem(ofIndexAt: databasePath)
+        if let writeProblem, writes || rebuild { throw writeProblem }
+        // A command that changes the vault plans from every link and re-indexes what it changed: it needs a
+        // current, writable index whatever --no-refresh says (as `index` ignores it).
+        if options.noRefresh && !rebuild && !writes {
+            return try openAsItIs(vaultPath: vaultPath, databasePath: databasePath)
+        }
+        if let writeProblem, FileManager.default.fileExists(atPath: databasePath) {
+            let session = try openAsItIs(vaultPath: vaultPath, databasePath: databasePath)
+            context.printError("warning: this answer comes from the index as it is, which may be stale: \(writeProblem) (--no-refresh reads it without this warning)")
+            return session
         }
         if refresh, !rebuild, let store = vouchedStore(vaultPath: vaultPath, databasePath: databasePath) {
             return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil)
@@ -59,6 +68,14 @@ struct VaultSession {
         // The watcher's index must be this vault's (a `--db` shared by two vaults is walked, which warns).
         guard let store = try? IndexStore(path: databasePath), store.hasIndexedOnce, (try? store.indexedVaultPath()) == vaultPath else { return nil }
         return store
+    }
+
+    /// The index read-only, without bringing it up to date (`--no-refresh`, or an index the user may only read).
+    private static func openAsItIs(vaultPath: String, databasePath: String) throws -> VaultSession {
+        let store = try IndexStore(readOnlyPath: databasePath)
+        // A first index that never finished (killed) is not an answer.
+        guard store.hasIndexedOnce else { throw StoreError.notIndexed(path: databasePath) }
+        return VaultSession(vaultPath: vaultPath, databasePath: databasePath, store: store, refreshReport: nil)
     }
 
     /// The vault (`--vault`, the environment, the current folder) and its index file (`--db` or the default).

@@ -23,8 +23,18 @@ public struct DataviewParser {
     /// Words that cannot name a variable (Dataview's `KEYWORDS`): `sort` can, as in `WHERE sort > 2`.
     static let reservedWords: Set<String> = ["FROM", "WHERE", "GROUP", "FLATTEN", "LIMIT"]
 
+    /// How deep parentheses, calls, lists and `!`/`-` may nest, and how many operators (`and`, `+`, `.`, `[…]`…)
+    /// one query may hold. Each makes a level of the tree that parsing, planning and evaluation recurse
+    /// through: a query past these (`((((…))))` 1,000 deep, 3,000 terms joined by `OR`) overflowed the
+    /// stack and killed the process. Nobody writes such a query by hand; a list says it shorter
+    /// (`contains(["a", "b"], file.name)`).
+    static let maximumNesting = 64
+    static let maximumOperators = 1_000
+
     private let scalars: [Unicode.Scalar]
     private var position = 0
+    private var nesting = 0
+    private var operators = 0
     /// Where the last expression parsed ends, before any space or comment after it (for column names).
     private var expressionEnd = 0
     private let text: String
@@ -176,13 +186,17 @@ public struct DataviewParser {
     /// `and` and `or` share one precedence level and group from the left, as in Dataview:
     /// `#a or #b and #c` is `(#a or #b) and #c`.
     private mutating func sourceOr() throws(DataviewError) -> DataviewSource {
+        try enter()
+        defer { leave() }
         var left = try sourceUnary()
         while true {
             if takeKeyword("or") || take("|") {
                 skipSpace()
+                try countOperator()
                 left = .or(left, try sourceUnary())
             } else if takeKeyword("and") || take("&") {
                 skipSpace()
+                try countOperator()
                 left = .and(left, try sourceUnary())
             } else {
                 return left
@@ -193,7 +207,12 @@ public struct DataviewParser {
     private mutating func sourceUnary() throws(DataviewError) -> DataviewSource {
         skipSpace()
         defer { skipSpace() }
-        if take("-") || take("!") { return .not(try sourceUnary()) }
+        if take("-") || take("!") {
+            try enter()
+            defer { leave() }
+            try countOperator()
+            return .not(try sourceUnary())
+        }
         if take("(") {
             skipSpace()
             let inner = try sourceOr()
@@ -236,6 +255,8 @@ public struct DataviewParser {
     /// `and` and `or` (`&`, `|`) share one precedence level and group from the left, as in Dataview:
     /// `a or b and c` is `(a or b) and c`.
     mutating func expression() throws(DataviewError) -> DataviewExpression {
+        try enter()
+        defer { leave() }
         skipSpace()
         var left = try comparison()
         while true {
@@ -244,6 +265,7 @@ public struct DataviewParser {
             if takeKeyword("or") || takeOperator("|") { op = .or }
             else if takeKeyword("and") || takeOperator("&") { op = .and }
             else { return left }
+            try countOperator()
             left = .binary(op, left, try comparison())
         }
     }
@@ -260,6 +282,7 @@ public struct DataviewParser {
             else if take("<") { op = .less }
             else if take(">") { op = .greater }
             else { return left }
+            try countOperator()
             left = .binary(op, left, try additive())
         }
     }
@@ -270,6 +293,7 @@ public struct DataviewParser {
             skipSpace()
             let op: DataviewBinaryOperator
             if take("+") { op = .plus } else if take("-") { op = .minus } else { return left }
+            try countOperator()
             left = .binary(op, left, try multiplicative())
         }
     }
@@ -283,6 +307,7 @@ public struct DataviewParser {
             else if peek == "/", peek(at: 1) != "/" { position += 1; op = .divide }
             else if take("%") { op = .modulo }
             else { return left }
+            try countOperator()
             left = .binary(op, left, try unary())
         }
     }
@@ -292,9 +317,15 @@ public struct DataviewParser {
         // `![[note]]` is an embed (a literal), not `!` applied to a link.
         if peek == "!", peek(at: 1) != "=", !(peek(at: 1) == "[" && peek(at: 2) == "[") {
             position += 1
+            try enter()
+            defer { leave() }
+            try countOperator()
             return .not(try unary())
         }
         if take("-") {
+            try enter()
+            defer { leave() }
+            try countOperator()
             let operand = try unary()
             if case .literal(.number(let number)) = operand { return .literal(.number(-number)) }
             return .negate(operand)
@@ -307,9 +338,11 @@ public struct DataviewParser {
         while true {
             if peek == ".", let next = peek(at: 1), Self.isIdentifierStart(next) {
                 position += 1
+                try countOperator()
                 base = .member(base, readIdentifier()!)
             } else if peek == "[", peek(at: 1) != "[" {
                 position += 1
+                try countOperator()
                 let index = try expression()
                 skipSpace()
                 guard take("]") else { throw failure("expected `]` to close the index") }
@@ -656,6 +689,24 @@ public struct DataviewParser {
         guard number == line else { return "" }
         if end > start, scalars[end - 1] == "\r" { end -= 1 }
         return String(String.UnicodeScalarView(scalars[start..<end]))
+    }
+
+    /// Enters a nested level (`leave()` when done); fails past `maximumNesting`.
+    private mutating func enter() throws(DataviewError) {
+        nesting += 1
+        if nesting > Self.maximumNesting {
+            throw failure("the query nests deeper than \(Self.maximumNesting) levels of parentheses, calls, lists or `!`/`-`; simplify it")
+        }
+    }
+
+    private mutating func leave() { nesting -= 1 }
+
+    /// Counts one operator; fails past `maximumOperators`.
+    private mutating func countOperator() throws(DataviewError) {
+        operators += 1
+        if operators > Self.maximumOperators {
+            throw failure("the query holds more than \(Self.maximumOperators) operators; split it, or match against a list (`contains([\"a\", \"b\"], file.name)`)")
+        }
     }
 
     func failure(_ message: String) -> DataviewError {
