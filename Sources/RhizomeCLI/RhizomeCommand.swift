@@ -130,7 +130,8 @@ public enum CLI {
             if case .notIndexed = error { return (error.code, error.description, .usage) }
             if case .olderSchema = error { return (error.code, error.description, .usage) }
             switch error {
-            case .notReadOnly, .multipleStatements, .emptyQuery, .invalidQuery: return (error.code, error.description, .usage)
+            // A query the user wrote that ran too long, or asked to ATTACH, is theirs to fix.
+            case .notReadOnly, .multipleStatements, .emptyQuery, .invalidQuery, .timedOut, .attachRefused: return (error.code, error.description, .usage)
             default: break
             }
             return (error.code, error.description, .internalFailure)

@@ -11,8 +11,13 @@ public enum StoreError: Error, Sendable, Equatable {
     case emptyQuery
     case invalidQuery(message: String)
     case lockUnavailable(path: String, reason: String)
-    /// An untrusted query ran longer than it was allowed to.
-    case queryTimedOut(seconds: Double)
+    /// Work on the index ran past its time limit (`QueryDeadline`): `scope` is what the limit applies to,
+    /// `setting` how to raise it.
+    case timedOut(seconds: Double, scope: String, setting: String)
+    /// The caller cancelled the work (an MCP client's `notifications/cancelled`).
+    case cancelled
+    /// `ATTACH` or `DETACH` in a read-only query: it reads the index and nothing else.
+    case attachRefused
 }
 
 extension StoreError: CustomStringConvertible {
@@ -29,7 +34,9 @@ extension StoreError: CustomStringConvertible {
         case .emptyQuery: return "sql-empty"
         case .invalidQuery: return "sql-invalid"
         case .lockUnavailable: return "index-lock-unavailable"
-        case .queryTimedOut: return "sql-timed-out"
+        case .timedOut: return "timed-out"
+        case .cancelled: return "cancelled"
+        case .attachRefused: return "sql-attach-refused"
         }
     }
 
@@ -55,8 +62,12 @@ extension StoreError: CustomStringConvertible {
             return "the SQL query is not valid: \(message). The views you can query are listed by the README (files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings)."
         case .lockUnavailable(let path, let reason):
             return "cannot lock the index for writing (\(path): \(reason)). Check the folder's permissions, or choose another place with --db PATH."
-        case .queryTimedOut(let seconds):
-            return "the SQL query was stopped after \(seconds.formatted()) s. Add a LIMIT, or filter on indexed columns (path, source, target, tag, key)."
+        case .timedOut(let seconds, let scope, let setting):
+            return "stopped at the time limit of \(seconds.formatted()) s for \(scope). Narrow the query (add a LIMIT, or filter on path, tag or key), or raise the limit with `\(setting)`."
+        case .cancelled:
+            return "the work was cancelled by its caller"
+        case .attachRefused:
+            return "ATTACH and DETACH are refused: read-only SQL reads the index and no other database file. Query the documented views instead."
         }
     }
 }
