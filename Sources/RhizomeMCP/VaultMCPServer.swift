@@ -186,7 +186,7 @@ public final class VaultMCPServer: @unchecked Sendable {
             throw ToolError.failed(code: "read-only", message: "`\(name)` changes the vault, and this server runs with --read-only")
         }
         guard let definition = definitions.first(where: { $0.name == name }) else { throw ToolError.unknownTool(name) }
-        let arguments = ToolArguments(values)
+        let arguments = try ToolArguments.validated(values, for: definition)
         if WriteTools.handles(name) {
             return try await write(name, arguments: arguments, deadline: deadline)
         }

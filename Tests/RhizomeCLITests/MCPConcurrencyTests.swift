@@ -110,4 +110,46 @@ import RhizomeTestSupport
         }
         #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
     }
+
+    @Test func `arguments outside a tool's input schema are refused, naming the argument`() throws {
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let session = try MCPSession(vault: vault)
+        defer { session.child.stop() }
+        _ = try session.initialize()
+        try session.waitUntilIndexed()
+
+        let refused: [(tool: String, arguments: AnyJSON, argument: String, saying: String)] = [
+            ("tags", ["tag": 5], "tag", "must be text"),
+            ("note", ["note": "Home", "offset": 100_000], "offset", "is not an argument of `note`"),
+            ("read_note", ["note": "Home", "offset": 100_000], "offset", "past the end"),
+            ("neighbors", ["note": "Home", "depth": 9], "depth", "at most 3"),
+            ("neighbors", ["note": "Home", "direction": "up"], "direction", "must be one of"),
+            ("search", ["query": "project", "limit": "5"], "limit", "must be a whole number"),
+            ("search", ["query": "project", "limit": 0], "limit", "at least 1"),
+            ("search", ["limit": 5], "query", "is required"),
+            ("tasks", ["status": "pending"], "status", "must be one of"),
+            ("note", ["note": "Home", "includeBody": "yes"], "includeBody", "true or false"),
+            ("dataview", ["query": "LIST", "limit": 2.5], "limit", "whole number"),
+            ("set_properties", ["note": "Home", "properties": "status: done"], "properties", "must be an object"),
+            ("create_note", ["path": "Inbox/New.md", "content": "x", "overwrite": true], "overwrite", "is not an argument"),
+        ]
+        let ids = try refused.map { try session.callTool($0.tool, $0.arguments) }
+        let answers = try session.toolAnswers(ids)
+        for (id, expected) in zip(ids, refused) {
+            let answer = try #require(answers[id])
+            #expect(answer.isError, "\(expected.tool) \(expected.arguments) was accepted: \(answer.body)")
+            #expect(answer.body["error"]["code"] == "invalid-argument", "\(expected.tool): \(answer.body)")
+            let message = answer.body["error"]["message"].string ?? ""
+            #expect(message.contains("`\(expected.argument)`") && message.contains(expected.saying), "\(expected.tool): \(message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: vault.url("Inbox/New.md").path), "a refused write changes nothing")
+
+        // Within the schema (null standing for an optional argument left out), calls still answer.
+        let page = try session.call("read_note", ["note": "Home", "offset": 0, "maxCharacters": 100, "heading": nil])
+        #expect(!page.isError, "\(page.body)")
+        #expect(page.body["data"]["nextOffset"] == 100, "\(page.body)")
+        let whole = try session.call("search", ["query": "project", "limit": 2.0])
+        #expect(!whole.isError, "2.0 is a whole number: \(whole.body)")
+        #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
+    }
 }
