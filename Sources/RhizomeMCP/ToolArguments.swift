@@ -53,8 +53,8 @@ struct ToolArguments {
             guard fits else { throw .invalidArgument("`\(name)` must be \(describeType(type)), not \(describe(value))") }
         }
         if let choices = property["enum"]?.arrayValue, !choices.contains(value) {
-            let listed = choices.map { $0.stringValue.map { "`\($0)`" } ?? "\($0)" }.joined(separator: ", ")
-            throw .invalidArgument("`\(name)` must be one of \(listed), not \(describe(value))")
+            let listed = choices.map { $0.stringValue ?? "\($0)" }.joined(separator: ", ")
+            throw .invalidArgument("`\(name)` must be one of: \(listed); not \(describe(value))")
         }
         let number = value.intValue.map(Double.init) ?? value.doubleValue
         if let number, let minimum = property["minimum"].flatMap(numeric), number < minimum {
