@@ -17,13 +17,18 @@ final class CancelledRequests: @unchecked Sendable {
               message.method == CancelledNotification.name, let id = message.params?.requestId
         else { return }
         lock.withLock {
-            let now = ContinuousClock.now
-            if cancelledAt.count > 1_000 { cancelledAt = cancelledAt.filter { now - $0.value < Self.lifetime } }
-            cancelledAt[id] = now
+            forgetExpired()
+            if cancelledAt.count < 10_000 { cancelledAt[id] = ContinuousClock.now }
         }
     }
 
-    var isEmpty: Bool { lock.withLock { cancelledAt.isEmpty } }
+    /// Whether any cancellation is remembered (until then, responses go out without being read).
+    var isEmpty: Bool {
+        lock.withLock {
+            forgetExpired()
+            return cancelledAt.isEmpty
+        }
+    }
 
     /// Whether `message` (about to be sent) answers a cancelled request; such a response is dropped.
     func isResponseToCancelled(_ message: Data) -> Bool {
@@ -31,6 +36,14 @@ final class CancelledRequests: @unchecked Sendable {
               envelope.method == nil, let id = envelope.id
         else { return false }
         return lock.withLock { cancelledAt.removeValue(forKey: id) != nil }
+    }
+
+    /// Must hold `lock`.
+    private func forgetExpired() {
+        let now = ContinuousClock.now
+        if cancelledAt.values.contains(where: { now - $0 >= Self.lifetime }) {
+            cancelledAt = cancelledAt.filter { now - $0.value < Self.lifetime }
+        }
     }
 
     private struct Cancellation: Decodable {
