@@ -11,7 +11,10 @@ final class SQLiteConnection {
     let path: String
 
     /// While set, statements on this connection end with the deadline's error once it passes or is
-    /// cancelled: inside SQLite (a progress handler, every 1,000 virtual-machine steps) and before each row.
+    /// cancelled: inside SQLite (a progress handler, every 1,000 virtual-machine steps of a statement,
+    /// counted across its rows) and before each statement is prepared or executed, so a loop of short
+    /// queries stops too. (Not in `SQLiteStatement.step`: a statement may outlive the connection object
+    /// it came from, and must not read it on every row.)
     var deadline: QueryDeadline? {
         didSet {
             guard deadline !== oldValue else { return }
@@ -59,6 +62,12 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
+        try deadline?.check()
+        try executeUnchecked(sql)
+    }
+
+    /// `execute` without the deadline check: for `ROLLBACK`, which must run even after the deadline.
+    private func executeUnchecked(_ sql: String) throws(StoreError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         guard status == SQLITE_OK else {
@@ -70,6 +79,7 @@ final class SQLiteConnection {
     }
 
     func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        try deadline?.check()
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else {
@@ -80,6 +90,7 @@ final class SQLiteConnection {
 
     /// Prepares exactly one statement: an empty query and trailing statements are refused.
     func prepareSingle(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        try deadline?.check()
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let status = sql.withCString { text in
@@ -114,7 +125,7 @@ final class SQLiteConnection {
             try execute("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? executeUnchecked("ROLLBACK")
             throw error
         }
     }
@@ -208,7 +219,6 @@ final class SQLiteStatement {
 
     /// Advances to the next row; false when done.
     func step() throws(StoreError) -> Bool {
-        if let deadline = connection.deadline, deadline.isOver { throw deadline.error }
         let status = sqlite3_step(statement)
         switch status {
         case SQLITE_ROW: return true
