@@ -9,6 +9,7 @@
 ///     swift run -c release rhizome-benchmark --parse 10000   # parsing and resolving alone, one thread, to profile
 ///     swift run -c release rhizome-benchmark --move 10000 [--repeat 3]   # link-safe mv of a hub note and a folder, undo
 ///     swift run -c release rhizome-benchmark --update 10000 [--repeat 3] [--phases] [--no-full-text]   # re-index of 1,000 changed notes
+///     swift build -c release && swift run -c release rhizome-benchmark --mcp 10000   # MCP call latency during a slow query
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -75,6 +76,11 @@ if let size = value(of: "--update").flatMap(Int.init) {
             fullText: !arguments.contains("--no-full-text")
         ).run()
     }
+}
+
+// `--mcp N`: latency of parallel tool calls to the real `rhizome mcp` while a slow query runs.
+if let size = value(of: "--mcp").flatMap(Int.init) {
+    runMode("mcp benchmark") { try MCPBenchmark(noteCount: size, workRoot: workRoot).run() }
 }
 
 // `--dataview N`: Dataview query latency on an indexed vault.

@@ -14,6 +14,8 @@ import Darwin
 /// gap, so a client reading answers larger than the pipe (64 KiB) got them interleaved. Here `send` never
 /// suspends: the actor writes one message completely (waiting in `poll` when the pipe is full) before it
 /// takes the next. Input is read by a thread with blocking reads; end of input ends the stream.
+/// A response to a request the client cancelled is never sent (MCP: "receivers … SHOULD NOT send a
+/// response for the cancelled request").
 actor StdioLineTransport: Transport {
     nonisolated let logger = Logger(label: "rhizome.mcp.stdio", factory: { _ in SwiftLogNoOpLogHandler() })
     private let input: Int32
@@ -21,6 +23,7 @@ actor StdioLineTransport: Transport {
     private let messages: AsyncThrowingStream<Data, Error>
     private let continuation: AsyncThrowingStream<Data, Error>.Continuation
     private var isConnected = false
+    private let cancelled = CancelledRequests()
 
     init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.input = input
@@ -31,7 +34,7 @@ actor StdioLineTransport: Transport {
     func connect() async throws {
         guard !isConnected else { return }
         isConnected = true
-        let (input, continuation) = (self.input, self.continuation)
+        let (input, continuation, cancelled) = (self.input, self.continuation, self.cancelled)
         let reader = Thread {
             var pending = Data()
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -51,7 +54,10 @@ actor StdioLineTransport: Transport {
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = pending[pending.startIndex..<newline]
                     pending = Data(pending[pending.index(after: newline)...])
-                    if !line.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: " ") }) { continuation.yield(Data(line)) }
+                    if !line.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: " ") }) {
+                        cancelled.record(line: Data(line))
+                        continuation.yield(Data(line))
+                    }
                 }
             }
             continuation.finish()
@@ -66,6 +72,7 @@ actor StdioLineTransport: Transport {
     }
 
     func send(_ data: Data) async throws {
+        if cancelled.isResponseToCancelled(data) { return }
         var message = data
         message.append(UInt8(ascii: "\n"))
         try message.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in

@@ -1,11 +1,100 @@
 import MCP
 
-/// A tool call's arguments, read with the checks the tool's input schema promises.
+/// A tool call's arguments, checked against the tool's input schema before the tool runs
+/// (`validated(_:for:)`), then read with typed accessors.
 struct ToolArguments {
     let values: [String: Value]
 
     init(_ values: [String: Value]?) {
         self.values = values ?? [:]
+    }
+
+    /// The arguments, if they fit `tool`'s input schema: every required argument given, no argument the
+    /// schema does not list (`additionalProperties: false`), each of its declared type (`integer` takes
+    /// a whole JSON number, never text), within `enum`, `minimum` and `maximum`. `null` for an optional
+    /// argument is the same as leaving it out. Otherwise an `invalid-argument` error that names the
+    /// argument, what it must be and what it was.
+    static func validated(_ values: [String: Value]?, for tool: Tool) throws(ToolError) -> ToolArguments {
+        let values = values ?? [:]
+        guard case .object(let schema) = tool.inputSchema else { return ToolArguments(values) }
+        let properties = schema["properties"]?.objectValue ?? [:]
+        let required = schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if schema["additionalProperties"] == .bool(false) {
+            let unknown = values.keys.filter { properties[$0] == nil }.sorted()
+            if let name = unknown.first {
+                let known = properties.keys.sorted().map { "`\($0)`" }.joined(separator: ", ")
+                throw .invalidArgument("`\(name)` is not an argument of `\(tool.name)`" + (unknown.count > 1 ? " (nor is " + unknown.dropFirst().map { "`\($0)`" }.joined(separator: ", ") + ")" : "")
+                    + "; its arguments are " + (known.isEmpty ? "none" : known))
+            }
+        }
+        for name in required where values[name] == nil || values[name] == .null {
+            throw .invalidArgument("`\(name)` is required by `\(tool.name)`")
+        }
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard value != .null, case .object(let property)? = properties[name] else { continue }
+            try check(value, named: name, against: property)
+        }
+        return ToolArguments(values)
+    }
+
+    /// One argument against its property schema.
+    private static func check(_ value: Value, named name: String, against property: [String: Value]) throws(ToolError) {
+        if let type = property["type"]?.stringValue {
+            let fits: Bool
+            switch type {
+            case "string": fits = value.stringValue != nil
+            case "integer": fits = value.intValue != nil || value.doubleValue.map { $0.rounded() == $0 && abs($0) < 9e15 } == true
+            case "number": fits = value.intValue != nil || value.doubleValue != nil
+            case "boolean": fits = value.boolValue != nil
+            case "object": fits = value.objectValue != nil
+            case "array": fits = value.arrayValue != nil
+            default: fits = true
+            }
+            guard fits else { throw .invalidArgument("`\(name)` must be \(describeType(type)), not \(describe(value))") }
+        }
+        if let choices = property["enum"]?.arrayValue, !choices.contains(value) {
+            let listed = choices.map { $0.stringValue ?? "\($0)" }.joined(separator: ", ")
+            throw .invalidArgument("`\(name)` must be one of: \(listed); not \(describe(value))")
+        }
+        let number = value.intValue.map(Double.init) ?? value.doubleValue
+        if let number, let minimum = property["minimum"].flatMap(numeric), number < minimum {
+            throw .invalidArgument("`\(name)` must be at least \(format(minimum)), not \(describe(value))")
+        }
+        if let number, let maximum = property["maximum"].flatMap(numeric), number > maximum {
+            throw .invalidArgument("`\(name)` must be at most \(format(maximum)), not \(describe(value))")
+        }
+    }
+
+    private static func numeric(_ value: Value) -> Double? { value.intValue.map(Double.init) ?? value.doubleValue }
+
+    private static func format(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 9e15 ? String(Int(number)) : String(number)
+    }
+
+    private static func describeType(_ type: String) -> String {
+        switch type {
+        case "string": return "text (a JSON string)"
+        case "integer": return "a whole number"
+        case "number": return "a number"
+        case "boolean": return "true or false"
+        case "object": return "an object"
+        case "array": return "a list"
+        default: return type
+        }
+    }
+
+    /// What a value is, for messages: `the number 5`, `the text "5"`.
+    private static func describe(_ value: Value) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return "\(flag)"
+        case .int(let number): return "the number \(number)"
+        case .double(let number): return "the number \(format(number))"
+        case .string(let text): return "the text \"\(text.count > 40 ? String(text.prefix(40)) + "…" : text)\""
+        case .data: return "binary data"
+        case .array: return "a list"
+        case .object: return "an object"
+        }
     }
 
     func string(_ name: String) throws(ToolError) -> String {

@@ -14,14 +14,21 @@ import RhizomeWatch
 ///   that process keeps the index current.
 /// - Every result carries `freshness`: whether the index is being watched, when it last caught up, and any
 ///   first-index progress or watcher error.
-/// - Tools run on one serial queue with a read-only connection (WAL: reads never wait for the watcher's writes).
+/// - Calls run concurrently and are answered in any order: read tools on a small pool of read-only
+///   connections (`ReaderPool`; WAL: reads never wait for the watcher's writes), write tools one at a time
+///   on the writer queue. Every call has a time limit (`timeLimit`, `rhizome mcp --timeout`) that ends its
+///   SQL inside SQLite and its Dataview evaluation, with a `timed-out` error; `notifications/cancelled`
+///   ends a call the same way and no response is sent for it.
+/// - Arguments are checked against each tool's input schema before it runs (`ToolArguments.validated`).
 public final class VaultMCPServer: @unchecked Sendable {
     public let vaultPath: String
     public let databasePath: String
     private let watcherOptions: VaultWatcher.Options
     private let log: @Sendable (String) -> Void
     private let tools: VaultTools
-    private let reader: IndexReader
+    private let reader: ReaderPool
+    /// How long one tool call may run.
+    public let timeLimit: Duration
     /// The watcher this server runs, or the process that watches the vault instead (guarded by `state`).
     private var watcher: VaultWatcher?
     private var externalWatcher: String?
@@ -36,14 +43,19 @@ public final class VaultMCPServer: @unchecked Sendable {
     /// Write tools run one at a time, each on a writable connection of its own.
     private let writer = DispatchQueue(label: "rhizome.mcp.writer")
 
-    public init(vaultPath: String, databasePath: String, watcherOptions: VaultWatcher.Options, readOnly: Bool = false, log: @escaping @Sendable (String) -> Void) {
+    /// The default of `timeLimit`.
+    public static let defaultTimeLimit: Duration = .seconds(10)
+
+    public init(vaultPath: String, databasePath: String, watcherOptions: VaultWatcher.Options, readOnly: Bool = false,
+                timeLimit: Duration = VaultMCPServer.defaultTimeLimit, log: @escaping @Sendable (String) -> Void) {
         self.vaultPath = vaultPath
         self.databasePath = databasePath
         self.watcherOptions = watcherOptions
         self.readOnly = readOnly
+        self.timeLimit = timeLimit
         self.log = log
         tools = VaultTools(vaultPath: vaultPath)
-        reader = IndexReader(databasePath: databasePath)
+        reader = ReaderPool(databasePath: databasePath)
     }
 
     /// Serves until standard input closes, then waits (briefly) for calls still running and stops the watcher.
@@ -55,14 +67,16 @@ public final class VaultMCPServer: @unchecked Sendable {
                 Rhizome answers questions about the Obsidian vault at \(vaultPath) from its link graph: notes, links, backlinks, \
                 tags, tasks, frontmatter, full-text search and note-type schemas. Name notes as in a wikilink (`Note`, `Folder/Note`). \
                 \(readOnly ? "Every tool is read-only." : "Write tools (create_note, append_to_note, set_properties, move_note, delete_note, undo) change the vault safely: links are kept, deletions go to .trash/, every change can be undone; pass the `hash` from read_note as `expectedHash`.") \
-                Results are compact JSON: `data`, `total` and `truncated` (raise `limit` for more), and `freshness` (how current the index is).
+                Results are compact JSON: `data`, `total` and `truncated` (raise `limit` for more), and `freshness` (how current the index is). \
+                Calls may run in parallel; each is stopped after \(timeLimit.inSeconds.formatted()) s (error `timed-out`). Arguments outside a tool's input schema are refused (`invalid-argument`).
                 """,
             capabilities: Server.Capabilities(tools: .init(listChanged: false)))
         let definitions = tools.definitions + (readOnly ? [] : WriteTools.definitions)
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: definitions) }
         await server.withMethodHandler(CallTool.self) { [self] parameters in
-            await call(parameters.name, arguments: ToolArguments(parameters.arguments))
+            try await call(parameters.name, arguments: parameters.arguments, definitions: definitions)
         }
+
         try await server.start(transport: StdioLineTransport())
         await server.waitUntilCompleted()
         // Standard input closed: let answers already being computed go out.
@@ -137,17 +151,20 @@ public final class VaultMCPServer: @unchecked Sendable {
 
     // MARK: Calls
 
-    private func call(_ name: String, arguments: ToolArguments) async -> CallTool.Result {
+    /// Answers one tool call, or throws `CancellationError` when the client cancelled it: the SDK cancels
+    /// the call's task on `notifications/cancelled`, which ends its SQL and Dataview work (the deadline is
+    /// cancelled), and sends no response (nor does the transport, for a call that finished meanwhile).
+    private func call(_ name: String, arguments values: [String: Value]?, definitions: [Tool]) async throws -> CallTool.Result {
+        let deadline = QueryDeadline(limit: timeLimit, scope: "each MCP tool call", setting: "rhizome mcp --timeout SECONDS")
+        try Task.checkCancellation()
         await inFlight.begin()
         takeOverWatchingIfAbandoned()
         let result: CallTool.Result
         do {
-            let output: ToolOutput
-            if WriteTools.handles(name) {
-                guard !readOnly else { throw ToolError.failed(code: "read-only", message: "`\(name)` changes the vault, and this server runs with --read-only") }
-                output = try await write(name, arguments: arguments)
-            } else {
-                output = try await reader.perform { [tools] store in try tools.call(name, arguments: arguments, store: store) }
+            let output = try await withTaskCancellationHandler {
+                try await perform(name, values: values, definitions: definitions, deadline: deadline)
+            } onCancel: {
+                deadline.cancel()
             }
             let freshness = self.freshness()
             result = CallTool.Result(content: [.text(text: Self.encode(ToolResponse(tool: name, output: output, freshness: freshness)), annotations: nil, _meta: nil)])
@@ -158,16 +175,34 @@ public final class VaultMCPServer: @unchecked Sendable {
             result = CallTool.Result(content: [.text(text: Self.encode(body), annotations: nil, _meta: nil)], isError: true)
         }
         await inFlight.end()
+        if deadline.isCancelled || Task.isCancelled { throw CancellationError() }
         return result
     }
 
+    /// Checks the arguments against the tool's schema, then runs it: a read tool on a pooled read-only
+    /// connection, a write tool on the writer queue.
+    private func perform(_ name: String, values: [String: Value]?, definitions: [Tool], deadline: QueryDeadline) async throws -> ToolOutput {
+        if WriteTools.handles(name) && readOnly {
+            throw ToolError.failed(code: "read-only", message: "`\(name)` changes the vault, and this server runs with --read-only")
+        }
+        guard let definition = definitions.first(where: { $0.name == name }) else { throw ToolError.unknownTool(name) }
+        let arguments = try ToolArguments.validated(values, for: definition)
+        if WriteTools.handles(name) {
+            return try await write(name, arguments: arguments, deadline: deadline)
+        }
+        return try await reader.perform(deadline) { [tools] store in try tools.call(name, arguments: arguments, store: store) }
+    }
+
     /// Runs a write tool on the writer queue: a writable connection, the index brought up to date first (the
-    /// plan must see every link), then the operations layer, which re-indexes what it changed.
-    private func write(_ name: String, arguments: ToolArguments) async throws -> ToolOutput {
+    /// plan must see every link), then the operations layer, which re-indexes what it changed. The time
+    /// limit and a cancellation apply while the call waits for the queue; a write that has started runs to
+    /// its end (it is journaled, and `undo` reverses it), so the vault and index are never left half-changed.
+    private func write(_ name: String, arguments: ToolArguments, deadline: QueryDeadline) async throws -> ToolOutput {
         let (vaultPath, databasePath) = (self.vaultPath, self.databasePath)
         return try await withCheckedThrowingContinuation { continuation in
             writer.async {
                 do {
+                    try deadline.check()
                     let store = try IndexStore(path: databasePath)
                     var options = IndexOptions()
                     options.excludedPaths = IndexLocation.excludedPaths(databasePath: databasePath, vaultPath: vaultPath)
@@ -306,48 +341,6 @@ struct ToolFailure: Encodable {
     var error: Detail
     var freshness: Freshness
     var version = 1
-}
-
-/// The read-only index connection, used from one serial queue; reopened until the first index exists.
-final class IndexReader: @unchecked Sendable {
-    private let databasePath: String
-    private let queue = DispatchQueue(label: "rhizome.mcp.reader")
-    private var store: IndexStore?
-    private let lock = NSLock()
-    private var lastKnownIndexedAt: String?
-
-    init(databasePath: String) {
-        self.databasePath = databasePath
-    }
-
-    func perform<Result: Sendable>(_ body: @escaping @Sendable (IndexStore) throws -> Result) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { [self] in
-                do {
-                    let store = try openStore()
-                    let result = try body(store)
-                    let indexedAt = store.lastIndexedAt
-                    lock.withLock { lastKnownIndexedAt = indexedAt }
-                    continuation.resume(returning: result)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
-    }
-
-    /// When the index last caught up, as of the last call (for freshness without a watcher of our own).
-    var lastIndexedAt: String? {
-        lock.withLock { lastKnownIndexedAt }
-    }
-
-    private func openStore() throws -> IndexStore {
-        if let store { return store }
-        let opened = try IndexStore(readOnlyPath: databasePath)
-        guard opened.hasIndexedOnce else { throw StoreError.notIndexed(path: databasePath) }
-        store = opened
-        return opened
-    }
 }
 
 /// Counts tool calls being answered, so the server can wait for them before it exits.

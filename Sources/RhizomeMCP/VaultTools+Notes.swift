@@ -10,7 +10,7 @@ extension VaultTools {
     static let noteCatalog: [Entry] = [
         Entry(
             tool: tool("read_note", title: "Read a note's text",
-                       "A note's markdown text (frontmatter included) with its `hash`, which write tools take as `expectedHash`. Long notes come in pages: `offset` and `maxCharacters`, with `nextOffset` until the end. `heading` returns only the section under that heading.",
+                       "A note's markdown text (frontmatter included) with its `hash`, which write tools take as `expectedHash`. Long notes come in pages: `offset` and `maxCharacters`, with `nextOffset` until the end (null on the last page). An `offset` past the end of the text is refused with `invalid-argument`, never answered with an empty page. `heading` returns only the section under that heading.",
                        properties: [
                         "note": string(noteHelp),
                         "offset": .object(["type": "integer", "minimum": 0, "default": 0, "description": "Where to start, in characters."]),

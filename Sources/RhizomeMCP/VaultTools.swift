@@ -164,14 +164,15 @@ struct VaultTools: Sendable {
                        note_types(path, declared_type, type, id), tags(path, tag, tag_lower, source, line, column), headings(path, level, text, line), blocks(path, block_id, line), \
                        tasks(path, status, text, line, done), aliases(path, alias), properties(path, key, type, value JSON, line, column), inline_fields(path, key, field_key, value, syntax, line, column), \
                        findings(path, code, severity, message, line, column, fix), \
-                       and note_fts (FTS5: title, body; rowid = files.id). Statements that write, ATTACH and queries running over 5 s are refused. Returns columns and rows.
+                       and note_fts (FTS5: title, body; rowid = files.id). Statements that write and ATTACH are refused (`sql-not-read-only`, `sql-attach-refused`); a query still running at the server's time limit (10 s unless `rhizome mcp --timeout` says otherwise) is stopped with `timed-out`. Returns columns and rows.
                        """,
                        properties: ["sql": string("One SELECT (or WITH … SELECT) statement."), "limit": limit(default: 100, maximum: 5_000, what: "rows")],
                        required: ["sql"]),
             run: { _, arguments, store in
                 let limit = try arguments.int("limit", default: 100, in: 1...5_000)
+                let deadline = store.deadline ?? QueryDeadline(limit: VaultMCPServer.defaultTimeLimit, scope: "each MCP tool call", setting: "rhizome mcp --timeout SECONDS")
                 var result = try IndexStore.untrustedQuery(
-                    databasePath: store.databasePath, sql: try arguments.string("sql"), maxRows: limit + 1, timeLimit: .seconds(5))
+                    databasePath: store.databasePath, sql: try arguments.string("sql"), maxRows: limit + 1, deadline: deadline)
                 let truncated = result.rows.count > limit
                 result.rows = Array(result.rows.prefix(limit))
                 return ToolOutput(result, total: nil, truncated: truncated)
@@ -182,7 +183,8 @@ struct VaultTools: Sendable {
                        A Dataview (DQL) query, as the Obsidian plugin runs it: LIST, TABLE or TASK with FROM (#tag, "folder", [[note]], outgoing([[note]])), \
                        WHERE, SORT, GROUP BY, FLATTEN, LIMIT; fields are frontmatter keys and inline `key:: value` fields, plus file.name, file.path, \
                        file.tags, file.inlinks, file.outlinks, file.tasks and the other file.* fields. Example: TABLE status, due FROM #project WHERE status != "done" SORT due. \
-                       Returns kind, columns and rows (values typed: links as {path, display}, dates as ISO text); set note to run it inside a note (`this`, [[]]).
+                       Returns kind, columns and rows (values typed: links as {path, display}, dates as ISO text); set note to run it inside a note (`this`, [[]]). \
+                       A query still running at the server's time limit (10 s unless `rhizome mcp --timeout` says otherwise) is stopped with `timed-out`.
                        """,
                        properties: [
                         "query": string("The DQL query."), "note": string("Run the query in this note (optional). " + noteHelp),

@@ -1,11 +1,30 @@
 import CSQLite
+import Foundation
+import RhizomeCore
 
-/// A small, safe layer over the SQLite C API: one connection, prepared statements, transactions.
+/// A small, safe layer over the SQLite C API: one connection, prepared statements, transactions, and an
+/// optional deadline that ends its statements.
 /// Not thread-safe by design: each thread that needs the database opens its own connection
 /// (WAL mode lets readers run while a writer commits).
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
+
+    /// While set, statements on this connection end with the deadline's error once it passes or is
+    /// cancelled: inside SQLite (a progress handler, every 1,000 virtual-machine steps of a statement,
+    /// counted across its rows) and before each statement is prepared or executed, so a loop of short
+    /// queries stops too. (Not in `SQLiteStatement.step`: a statement may outlive the connection object
+    /// it came from, and must not read it on every row.)
+    var deadline: QueryDeadline? {
+        didSet {
+            guard deadline !== oldValue else { return }
+            guard let deadline else { return sqlite3_progress_handler(handle, 0, nil, nil) }
+            sqlite3_progress_handler(handle, 1_000, { context in
+                guard let context else { return 0 }
+                return Unmanaged<QueryDeadline>.fromOpaque(context).takeUnretainedValue().isOver ? 1 : 0
+            }, Unmanaged.passUnretained(deadline).toOpaque())  // retained by this property while installed
+        }
+    }
 
     enum Mode {
         case readWrite, readOnly
@@ -51,16 +70,24 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
+        try deadline?.check()
+        try executeUnchecked(sql)
+    }
+
+    /// `execute` without the deadline check: for `ROLLBACK`, which must run even after the deadline.
+    private func executeUnchecked(_ sql: String) throws(StoreError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         guard status == SQLITE_OK else {
             let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_free(errorMessage)
+            if status & 0xFF == SQLITE_INTERRUPT, let deadline { throw deadline.error }
             throw .sqlite(code: status, message: message, statement: Self.summary(of: sql))
         }
     }
 
     func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        try deadline?.check()
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else {
@@ -71,6 +98,7 @@ final class SQLiteConnection {
 
     /// Prepares exactly one statement: an empty query and trailing statements are refused.
     func prepareSingle(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        try deadline?.check()
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let status = sql.withCString { text in
@@ -105,7 +133,7 @@ final class SQLiteConnection {
             try execute("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? executeUnchecked("ROLLBACK")
             throw error
         }
     }
@@ -114,7 +142,8 @@ final class SQLiteConnection {
     var changes: Int { Int(sqlite3_changes(handle)) }
 
     func error(_ status: Int32, sql: String) -> StoreError {
-        .sqlite(code: status, message: String(cString: sqlite3_errmsg(handle)), statement: Self.summary(of: sql))
+        if status & 0xFF == SQLITE_INTERRUPT, let deadline { return deadline.error }
+        return .sqlite(code: status, message: String(cString: sqlite3_errmsg(handle)), statement: Self.summary(of: sql))
     }
 
     /// The statement's first words, for error messages (never bound values).
@@ -243,6 +272,48 @@ final class SQLiteStatement {
         case SQLITE_NULL: return .null
         default: return .text(text(index))
         }
+    }
+}
+
+/// A time limit for work on the index, and a switch to end it early (an MCP client cancelled the call).
+/// Set on a connection (`IndexStore.withDeadline`), it interrupts SQL inside SQLite; Swift loops over
+/// rows (Dataview's data commands) call `check()`.
+///
+///     let deadline = QueryDeadline(limit: .seconds(10), scope: "each MCP tool call", setting: "rhizome mcp --timeout SECONDS")
+///     let rows = try store.withDeadline(deadline) { try store.readOnlyQuery(sql) }
+public final class QueryDeadline: @unchecked Sendable {
+    public let limit: Duration
+    public let instant: ContinuousClock.Instant
+    /// What the limit applies to ("each MCP tool call") and how to change it ("rhizome mcp --timeout
+    /// SECONDS"), for the error message.
+    public let scope: String
+    public let setting: String
+    private let lock = NSLock()
+    private var cancelled = false
+
+    public init(limit: Duration, scope: String, setting: String, startingAt start: ContinuousClock.Instant = .now) {
+        self.limit = limit
+        instant = start + limit
+        self.scope = scope
+        self.setting = setting
+    }
+
+    /// Ends the work at its next check, with `StoreError.cancelled`.
+    public func cancel() { lock.withLock { cancelled = true } }
+
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Cancelled, or past the time limit.
+    public var isOver: Bool { isCancelled || ContinuousClock.now >= instant }
+
+    /// Throws `.cancelled` or `.timedOut` once the work should end.
+    public func check() throws(StoreError) {
+        if isOver { throw error }
+    }
+
+    /// The error that ends the work: `.cancelled` when cancelled, else `.timedOut`.
+    public var error: StoreError {
+        isCancelled ? .cancelled : .timedOut(seconds: limit.inSeconds, scope: scope, setting: setting)
     }
 }
 

@@ -11,14 +11,19 @@ public enum StoreError: Error, Sendable, Equatable {
     case emptyQuery
     case invalidQuery(message: String)
     case lockUnavailable(path: String, reason: String)
-    /// An untrusted query ran longer than it was allowed to.
-    case queryTimedOut(seconds: Double)
     /// The index path leads to something that is not an SQLite file (a text file, a folder).
     case notADatabase(path: String, reason: String)
     /// The index path leads to another application's SQLite database; nothing was written to it.
     case foreignDatabase(path: String, tables: [String])
     /// The index cannot be written (or, in WAL mode, not even read) with the permissions it has.
     case readOnlyIndex(path: String, reason: String, fix: String)
+    /// Work on the index ran past its time limit (`QueryDeadline`): `scope` is what the limit applies to,
+    /// `setting` how to raise it.
+    case timedOut(seconds: Double, scope: String, setting: String)
+    /// The caller cancelled the work (an MCP client's `notifications/cancelled`).
+    case cancelled
+    /// `ATTACH` or `DETACH` in a read-only query: it reads the index and nothing else.
+    case attachRefused
 }
 
 extension StoreError: CustomStringConvertible {
@@ -35,10 +40,12 @@ extension StoreError: CustomStringConvertible {
         case .emptyQuery: return "sql-empty"
         case .invalidQuery: return "sql-invalid"
         case .lockUnavailable: return "index-lock-unavailable"
-        case .queryTimedOut: return "sql-timed-out"
         case .notADatabase: return "index-not-a-database"
         case .foreignDatabase: return "index-foreign-database"
         case .readOnlyIndex: return "index-read-only"
+        case .timedOut: return "timed-out"
+        case .cancelled: return "cancelled"
+        case .attachRefused: return "sql-attach-refused"
         }
     }
 
@@ -49,9 +56,9 @@ extension StoreError: CustomStringConvertible {
         // The index file cannot be opened (permissions, a folder that cannot be made): the user's to fix.
         // An index from a newer Rhizome: the user's to fix (upgrade, or another --db), as an older one is.
         case .cannotOpen, .notIndexed, .olderSchema, .newerSchema, .notReadOnly, .multipleStatements, .emptyQuery, .invalidQuery,
-             .notADatabase, .foreignDatabase, .readOnlyIndex:
+             .notADatabase, .foreignDatabase, .readOnlyIndex, .timedOut, .attachRefused:
             return true
-        case .sqlite, .lockUnavailable, .queryTimedOut:
+        case .sqlite, .lockUnavailable, .cancelled:
             return false
         }
     }
@@ -78,8 +85,12 @@ extension StoreError: CustomStringConvertible {
             return "the SQL query is not valid: \(message). The views you can query are listed by the README (files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings)."
         case .lockUnavailable(let path, let reason):
             return "cannot lock the index for writing (\(path): \(reason)). Check the folder's permissions, or choose another place with --db PATH."
-        case .queryTimedOut(let seconds):
-            return "the SQL query was stopped after \(seconds.formatted()) s. Add a LIMIT, or filter on indexed columns (path, source, target, tag, key)."
+        case .timedOut(let seconds, let scope, let setting):
+            return "stopped at the time limit of \(seconds.formatted()) s for \(scope). Narrow the query (add a LIMIT, or filter on path, tag or key), or raise the limit with `\(setting)`."
+        case .cancelled:
+            return "the work was cancelled by its caller"
+        case .attachRefused:
+            return "ATTACH and DETACH are refused: read-only SQL reads the index and no other database file. Query the documented views instead."
         case .notADatabase(let path, let reason):
             return "\(path) is not a SQLite database (\(reason)), so it cannot be a Rhizome index; choose another --db (a new file name creates a new index)."
         case .foreignDatabase(let path, let tables):

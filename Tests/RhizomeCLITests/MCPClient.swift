@@ -25,6 +25,8 @@ final class MCPSession {
     private var nextID = 1
     private var messages: [Int: AnyJSON] = [:]
     private var linesRead = 0
+    /// The ids of the answers read so far, in the order they arrived.
+    private(set) var arrivalOrder: [Int] = []
     /// Lines on standard output that are not JSON-RPC messages.
     private(set) var strayOutput: [String] = []
 
@@ -81,6 +83,17 @@ final class MCPSession {
             let seen = linesRead
             child.waitForOutput(within: deadline - clock.now) { $0.count > seen }
         }
+    }
+
+    /// Whether an answer to `id` has arrived by now (without waiting).
+    func hasAnswer(_ id: Int) -> Bool {
+        absorb(child.outputLines)
+        return messages[id] != nil
+    }
+
+    /// Sends `notifications/cancelled` for the request `id`.
+    func cancel(_ id: Int, reason: String = "the test changed its mind") throws {
+        try send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": .number(Double(id)), "reason": .string(reason)]])
     }
 
     func message(_ id: Int, within timeout: Duration = .seconds(15)) throws -> AnyJSON {
@@ -149,7 +162,10 @@ final class MCPSession {
                 strayOutput.append(line)
                 continue
             }
-            if let id = message["id"].int { messages[id] = message }
+            if let id = message["id"].int {
+                messages[id] = message
+                arrivalOrder.append(id)
+            }
         }
     }
 

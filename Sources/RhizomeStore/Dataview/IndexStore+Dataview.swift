@@ -42,6 +42,7 @@ extension IndexStore {
             linkedPage: { pages.page(path: $0.path) },
             now: now ?? DataviewDate(instant: Date()))
         var run = DataviewRun(evaluator: evaluator)
+        run.deadline = deadline
 
         var rows: [DataviewRun.Row]
         let isTask: Bool
@@ -52,6 +53,7 @@ extension IndexStore {
             needs.fieldNames = nil  // a task row carries its page's fields
             needs.fileMembers?.formUnion(["tasks", "lists"])
             rows = try pages.pages(ids: candidates, needs: needs).flatMap { page -> [DataviewRun.Row] in
+                try deadline?.check()
                 guard case .object(let file)? = page["file"], case .list(let tasks)? = file["tasks"] else { return [] }
                 return tasks.compactMap { task in
                     guard case .object(var data) = task else { return nil }
@@ -154,6 +156,9 @@ struct DataviewRun {
     }
 
     let evaluator: DataviewEvaluator
+    /// Checked before each row of each command: FLATTEN multiplies rows, and a query that would run
+    /// for minutes ends at the time limit instead (`StoreError.timedOut`, never dropped as a row error).
+    var deadline: QueryDeadline?
     var groupName: String? = nil
     var droppedRows = 0
     var droppedRowErrors: [String] = []
@@ -304,6 +309,7 @@ struct DataviewRun {
         var output: [Output] = []
         var errors: [String] = []
         for row in rows {
+            try deadline?.check()
             do {
                 output += try body(row)
             } catch let error as DataviewError {
