@@ -47,25 +47,33 @@ import RhizomeTestSupport
         #expect(ContinuousClock.now - started < .seconds(5), "20⁶ rows would take minutes")
     }
 
-    @Test func `cancelling a deadline ends a running query at once`() async throws {
+    // On a thread of its own, not a task: with every thread of the concurrency pool busy (tests run side by
+    // side on two cores), a task or a `Task.sleep` could start seconds late and the time measured be theirs.
+    @Test func `cancelling a deadline ends a running query at once`() throws {
         let vault = try Self.indexedDenseVault()
         let path = vault.databasePath
         let deadline = QueryDeadline(limit: .seconds(60), scope: "a test", setting: "--limit")
         let clock = ContinuousClock()
-        let started = clock.now
-        let outcome = Task.detached { () -> Error? in
+        final class Outcome: @unchecked Sendable { var error: Error?; var endedAt: ContinuousClock.Instant? }
+        let outcome = Outcome()
+        let running = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
             do {
                 let store = try IndexStore(readOnlyPath: path)
+                running.signal()
                 _ = try store.withDeadline(deadline) { try store.readOnlyQuery(Self.endlessSQL) }
-                return nil
             } catch {
-                return error
+                outcome.error = error
             }
+            outcome.endedAt = clock.now
+            finished.signal()
         }
-        try await Task.sleep(for: .milliseconds(200))
+        running.wait()
+        usleep(200_000)
+        let cancelledAt = clock.now
         deadline.cancel()
-        let error = await outcome.value
-        #expect(error.map(Self.cancelled) == true, "\(String(describing: error))")
-        #expect(clock.now - started < .seconds(5), "cancelled long before its 60 s limit")
+        #expect(finished.wait(timeout: .now() + 30) == .success, "the query was not ended by its cancelled deadline")
+        #expect(outcome.error.map(Self.cancelled) == true, "\(String(describing: outcome.error))")
+        #expect((outcome.endedAt ?? clock.now) - cancelledAt < .seconds(5), "cancelled long before its 60 s limit")
     }
 }
