@@ -36,12 +36,19 @@ public final class VaultMCPServer: @unchecked Sendable {
     private var watcherFailure: String?
     private var lastStartAttempt = ContinuousClock.now
     private let state = NSLock()
+    private let takeover = NSLock()
     private let watcherThreads = DispatchGroup()
     private let inFlight = InFlightCalls()
     /// Without the write tools (`rhizome mcp --read-only`).
     public let readOnly: Bool
     /// Write tools run one at a time, each on a writable connection of its own.
     private let writer = DispatchQueue(label: "rhizome.mcp.writer")
+
+    /// How often a server whose vault another process watches checks that it still does.
+    static let takeoverInterval: DispatchTimeInterval = .seconds(1)
+    /// How long a call waits for the watcher to catch up (a first index after a takeover or at start, a
+    /// batch being applied) before it answers from the index as it is, saying so in `freshness`.
+    static let catchUpLimit: TimeInterval = 5
 
     /// The default of `timeLimit`.
     public static let defaultTimeLimit: Duration = .seconds(10)
@@ -76,6 +83,13 @@ public final class VaultMCPServer: @unchecked Sendable {
         await server.withMethodHandler(CallTool.self) { [self] parameters in
             try await call(parameters.name, arguments: parameters.arguments, definitions: definitions)
         }
+
+        // Watching is taken over as soon as the process that watched stops, not when the next call comes.
+        let keeper = DispatchSource.makeTimerSource(queue: .global())
+        keeper.schedule(deadline: .now() + Self.takeoverInterval, repeating: Self.takeoverInterval)
+        keeper.setEventHandler { [weak self] in self?.takeOverWatchingIfAbandoned(waiting: false) }
+        keeper.resume()
+        defer { keeper.cancel() }
 
         try await server.start(transport: StdioLineTransport())
         await server.waitUntilCompleted()
@@ -132,8 +146,12 @@ public final class VaultMCPServer: @unchecked Sendable {
     }
 
     /// When the process that watched the vault has stopped, this server takes over watching; when its own
-    /// watcher failed, it tries again (at most every 30 s).
-    private func takeOverWatchingIfAbandoned() {
+    /// watcher failed, it tries again (at most every 30 s). Called by a timer every second and before each
+    /// call; one at a time (two at once would find this process's own new lock taken). The timer skips its
+    /// turn when a call is taking over; a call waits for the timer's takeover to end.
+    private func takeOverWatchingIfAbandoned(waiting: Bool = true) {
+        if waiting { takeover.lock() } else if !takeover.try() { return }
+        defer { takeover.unlock() }
         let shouldTry = state.withLock { () -> Bool in
             if externalWatcher != nil { return true }
             guard watcherFailure != nil, ContinuousClock.now - lastStartAttempt > .seconds(30) else { return false }
@@ -159,6 +177,7 @@ public final class VaultMCPServer: @unchecked Sendable {
         try Task.checkCancellation()
         await inFlight.begin()
         takeOverWatchingIfAbandoned()
+        await waitForCatchUp(within: min(Self.catchUpLimit, timeLimit.inSeconds / 2))
         let result: CallTool.Result
         do {
             let output = try await withTaskCancellationHandler {
@@ -177,6 +196,36 @@ public final class VaultMCPServer: @unchecked Sendable {
         await inFlight.end()
         if deadline.isCancelled || Task.isCancelled { throw CancellationError() }
         return result
+    }
+
+    /// Waits (up to `limit`) until the index holds what the watcher has seen: this server's watcher done
+    /// with an index run over an index built before (at start, or after taking over from another process:
+    /// the changes made while nobody watched), and any watcher done applying the changes it has seen. A
+    /// first index of a vault is not waited for: calls answer `index-not-ready` with its progress meanwhile.
+    private func waitForCatchUp(within limit: TimeInterval) async {
+        let deadline = Date() + limit
+        while Date() < deadline {
+            let phase = state.withLock { watcher }?.status.snapshot.phase
+            switch phase {
+            case .starting?, .indexing?:
+                guard reader.lastIndexedAt != nil else { return }
+                try? await Task.sleep(for: .milliseconds(5))
+                continue
+            default:
+                break
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return }
+            let databasePath = self.databasePath
+            // Polls a file: on a thread of its own, not one of the concurrency pool's.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    _ = VaultWatcher.activeWatcherOnceApplied(databasePath: databasePath, timeout: remaining)
+                    continuation.resume()
+                }
+            }
+            return
+        }
     }
 
     /// Checks the arguments against the tool's schema, then runs it: a read tool on a pooled read-only
@@ -242,11 +291,18 @@ public final class VaultMCPServer: @unchecked Sendable {
     private func freshness() -> Freshness {
         let (watcher, externalWatcher, failure) = state.withLock { (self.watcher, self.externalWatcher, self.watcherFailure) }
         if let externalWatcher {
-            // The other process says through its watch lock whether it lost the vault or is behind.
-            let other = VaultWatcher.activeWatcher(databasePath: databasePath).state
-            let reported: WatchStatus.State? = [.behind, .settling, .vaultMissing].contains(other) ? other : nil
-            return Freshness(state: reported?.rawValue ?? "watched-by-other-process", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt,
-                             reason: reported?.reason)
+            // The other process says through its watch lock whether it lost the vault or is behind, and its
+            // heartbeat whether it is alive and watching.
+            let other = VaultWatcher.activeWatcher(databasePath: databasePath)
+            if let state = other.state, [.behind, .settling, .vaultMissing].contains(state) {
+                return Freshness(state: state.rawValue, watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt, reason: state.reason)
+            }
+            if other.isWatched, !other.vouches() {
+                let silence = other.heartbeat.map { "has not been heard from for \(Int(-$0.timeIntervalSinceNow)) s" } ?? "does not say how current it is"
+                return Freshness(state: "unresponsive", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt,
+                                 reason: "the process that watches the vault \(silence) (stopped, or busy); answers may miss recent changes")
+            }
+            return Freshness(state: "watched-by-other-process", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt)
         }
         guard let snapshot = watcher?.status.snapshot else {
             return Freshness(state: "not-watched", indexedAt: reader.lastIndexedAt, lastError: failure)
@@ -281,6 +337,7 @@ struct Freshness: Encodable, Sendable {
     /// `current` (watched, caught up), `behind` (a batch failed; retrying), `settling` (the vault folder was
     /// replaced or much of it changed; caught up once it is quiet), `vault-missing` (the vault folder is gone;
     /// the index is kept as it was), `indexing` (first index running), `starting`, `watched-by-other-process`,
+    /// `unresponsive` (the other process's heartbeat stopped: SIGSTOP, a debugger, a batch that never ends),
     /// `not-watched`. `behind`, `settling` and `vault-missing` also come from a watcher in another process
     /// (`watchedBy` names it), read from its watch lock.
     var state: String

@@ -85,6 +85,19 @@ public final class VaultWatcher: @unchecked Sendable {
         WatchLock.holder(databasePath: databasePath)
     }
 
+    /// The watcher of this index, once it has applied the changes it had seen (`ActiveWatcher.isPending`),
+    /// or after `timeout` (a batch takes milliseconds; a walk of a large vault longer): readers call it
+    /// before they answer, so that a note saved just before a question is in its answer.
+    public static func activeWatcherOnceApplied(databasePath: String, timeout: TimeInterval) -> ActiveWatcher {
+        var watcher = activeWatcher(databasePath: databasePath)
+        let deadline = Date() + timeout
+        while watcher.isWatched, watcher.state == .current, watcher.isPending, Date() < deadline {
+            usleep(2_000)
+            watcher = activeWatcher(databasePath: databasePath)
+        }
+        return watcher
+    }
+
     /// Watches until `stop()`. Throws when watching cannot start or the first index fails. A batch that
     /// cannot be applied (a locked or full disk) is logged, and a walk of the whole vault is retried after
     /// 0.5 s, 1 s, 2 s … (at most 30 s), so that no change is lost meanwhile.

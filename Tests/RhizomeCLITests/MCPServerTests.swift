@@ -461,4 +461,58 @@ import RhizomeTestSupport
         #expect(tookOver, "after the watcher exited: total \(last["total"]), freshness \(last["freshness"])")
         #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
     }
+
+    /// Issue 18, item 3: when the watching process exits, the server takes over within a second, without
+    /// waiting for a call, and its first answer after that already holds what changed while nobody
+    /// watched (the new watcher's catch-up is waited for). A watching process that is stopped (SIGSTOP)
+    /// is reported as `unresponsive`, not as keeping the index current.
+    @Test func afterATakeoverTheFirstAnswerHoldsTheChangesMadeWhileNobodyWatched() throws {
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let watcher = try ChildProcess(
+            executable: try #require(RhizomeBinary.url), arguments: ["watch", "--vault", vault.path, "--db", vault.databasePath],
+            environment: MCPSession.environment(vault))
+        defer { watcher.stop() }
+        try #require(watcher.outputLine(within: .seconds(20)) { $0.contains("ready") } != nil, "rhizome watch never got ready: \(watcher.errorText)")
+        let session = try MCPSession(vault: vault)
+        defer { session.child.stop() }
+        _ = try session.initialize()
+        #expect(try session.call("backlinks", ["note": "SQLite FTS5 docs"]).body["freshness"]["state"] == "watched-by-other-process")
+
+        watcher.send(signal: SIGSTOP)
+        usleep(2_500_000)
+        let stopped = try session.call("backlinks", ["note": "SQLite FTS5 docs"]).body["freshness"]
+        #expect(stopped["state"] == "unresponsive", "\(stopped)")
+        #expect(stopped["reason"].string?.contains("has not been heard from") == true, "\(stopped)")
+        watcher.send(signal: SIGCONT)
+
+        // Changed while nobody watches: the watcher exits, then two notes are saved.
+        watcher.send(signal: SIGTERM)
+        #expect(watcher.waitForExit(within: .seconds(10)) == .exited(0))
+        try vault.write("Ideas/Fresh idea.md", "# Fresh idea\n\nSee [[SQLite FTS5 docs]].\n")
+        try vault.write("Ideas/Second idea.md", "# Second idea\n\nSee [[SQLite FTS5 docs]] too.\n")
+        // Taken over with no call: the server says so on standard error within a few seconds.
+        #expect(session.child.waitForError(containing: "now keeps the index current", within: .seconds(5)), "stderr: \(session.child.errorText)")
+        let first = try session.call("backlinks", ["note": "SQLite FTS5 docs"]).body
+        #expect(first["total"] == 5, "the first answer after the takeover missed changes: \(first)")
+        #expect(first["freshness"]["state"] == "current", "\(first["freshness"])")
+        #expect(first["freshness"]["watchedBy"] == "this server")
+        #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
+    }
+
+    /// A note saved just before a call is in its answer: the call waits for the watcher to apply what it has
+    /// seen (its debounce, then the batch), so `current` is never said of an index a batch behind.
+    @Test func aNoteSavedJustBeforeACallIsInItsAnswer() throws {
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let session = try MCPSession(vault: vault)
+        defer { session.child.stop() }
+        _ = try session.initialize()
+        #expect(try session.poll(within: .seconds(20)) { try session.call("stats", [:]).body["freshness"]["state"] == "current" })
+        for round in 0..<5 {
+            try vault.write("Ideas/Saved \(round).md", "# Saved \(round)\n\nSee [[SQLite FTS5 docs]].\n")
+            let answer = try session.call("backlinks", ["note": "SQLite FTS5 docs", "limit": 100]).body
+            let sources = (answer["data"].array ?? []).compactMap { $0["source"].string }
+            #expect(sources.contains("Ideas/Saved \(round).md"), "round \(round): \(sources)")
+        }
+        #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
+    }
 }

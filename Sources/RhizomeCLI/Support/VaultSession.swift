@@ -58,13 +58,7 @@ struct VaultSession {
     /// `RHIZOME_WALK=1` always walks.
     static func vouchedStore(vaultPath: String, databasePath: String, pendingWait: TimeInterval = 2) -> IndexStore? {
         guard ProcessInfo.processInfo.environment["RHIZOME_WALK"] != "1" else { return nil }
-        var watcher = VaultWatcher.activeWatcher(databasePath: databasePath)
-        let deadline = Date() + pendingWait
-        while watcher.isWatched, watcher.state == .current, watcher.isPending, Date() < deadline {
-            usleep(2_000)
-            watcher = VaultWatcher.activeWatcher(databasePath: databasePath)
-        }
-        guard watcher.vouches() else { return nil }
+        guard VaultWatcher.activeWatcherOnceApplied(databasePath: databasePath, timeout: pendingWait).vouches() else { return nil }
         // The watcher's index must be this vault's (a `--db` shared by two vaults is walked, which warns).
         guard let store = try? IndexStore(path: databasePath), store.hasIndexedOnce, (try? store.indexedVaultPath()) == vaultPath else { return nil }
         return store
