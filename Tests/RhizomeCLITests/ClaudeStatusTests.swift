@@ -161,7 +161,7 @@ import RhizomeTestSupport
         #expect(result.json["command"] as? String == "status")
         #expect(result.json["version"] as? Int == 1)
         #expect(Set(result.data.keys) == ["vault", "database", "index", "schemaFindings", "projects", "global", "broken", "healthy", "watcher", "vaultMissing"])
-        #expect(Set((result.data["watcher"] as? [String: Any] ?? [:]).keys) == ["watched", "processID", "state"])
+        #expect(Set((result.data["watcher"] as? [String: Any] ?? [:]).keys) == ["watched", "processID", "state", "heartbeatAt", "vouches"])
         #expect((result.data["watcher"] as? [String: Any])?["watched"] as? Bool == false, "nothing watches the fixture's index")
         #expect(result.data["vault"] as? String == fixture.vault.path)
         #expect(result.data["database"] as? String == fixture.vault.databasePath)

@@ -58,14 +58,23 @@ import Darwin
         #expect(stuck.walked, "a query trusted a stopped watcher: \(stuck.error)")
         let sources = (stuck.json["data"].array ?? []).compactMap { $0["source"].string }
         #expect(sources.contains("Ideas/While stopped.md"), "\(sources)")
+        // `status` agrees: the watcher is there, but unresponsive, and vouches for nothing.
         let status = try Self.query(["status", "--json"], vault: vault)
-        #expect(status.json["data"]["watcher"]["processID"] == .number(Double(watcher.processIdentifier)), "\(status.output)")
+        let stuckWatcher = status.json["data"]["watcher"]
+        #expect(stuckWatcher["processID"] == .number(Double(watcher.processIdentifier)), "\(status.output)")
+        #expect(stuckWatcher["state"] == "unresponsive", "\(stuckWatcher)")
+        #expect(stuckWatcher["vouches"] == false)
+        let statusText = try Self.query(["status"], vault: vault)
+        #expect(statusText.output.contains("but not current: the watching process is not responding (no heartbeat for"), "\(statusText.output)")
 
         // Running again: it beats, applies what it missed (nothing: the walk did), and vouches again.
         watcher.send(signal: SIGCONT)
         usleep(1_000_000)
         let resumed = try Self.query(["backlinks", "SQLite FTS5 docs"], vault: vault)
         #expect(!resumed.walked, "a query beside a resumed watcher walked: \(resumed.error)")
+        let live = try Self.query(["status", "--json"], vault: vault).json["data"]["watcher"]
+        #expect(live["state"] == "current" && live["vouches"] == true, "\(live)")
+        #expect(live["heartbeatAt"].string.flatMap { ISO8601DateFormatter().date(from: $0) }.map { abs($0.timeIntervalSinceNow) < 3 } == true, "\(live)")
 
         // Gone: its lock is free, and queries walk.
         watcher.send(signal: SIGKILL)

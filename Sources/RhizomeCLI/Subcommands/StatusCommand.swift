@@ -160,10 +160,26 @@ struct StatusCommand: RhizomeSubcommand {
     struct WatcherStatus: Encodable {
         var watched: Bool
         var processID: Int32?
-        var state: WatchStatus.State?
+        /// What the watcher says, except that a watcher saying `current` whose heartbeat stopped is
+        /// `unresponsive` (as MCP `freshness` says it): it vouches for nothing, and queries walk the vault.
+        var state: String?
+        /// When the watcher last found its watches live on the folder at the vault path (ISO 8601).
+        var heartbeatAt: Date?
+        /// Whether queries trust the index without walking the vault (`ActiveWatcher.vouches`).
+        var vouches: Bool
+        private var reason: String?
 
-        init(_ watcher: ActiveWatcher) {
-            (watched, processID, state) = (watcher.isWatched, watcher.processID, watcher.state)
+        init(_ watcher: ActiveWatcher, now: Date = Date()) {
+            (watched, processID, heartbeatAt, vouches) = (watcher.isWatched, watcher.processID, watcher.heartbeat, watcher.vouches(now: now))
+            state = watcher.state?.rawValue
+            reason = watcher.state?.reason
+            // Applying a batch is being current; a heartbeat that stopped is not.
+            let beating = watcher.heartbeat.map { abs(now.timeIntervalSince($0)) < ActiveWatcher.heartbeatLimit } ?? false
+            if watcher.isWatched, watcher.state == .current, !beating {
+                state = "unresponsive"
+                let silence = watcher.heartbeat.map { "no heartbeat for \(Int(now.timeIntervalSince($0))) s" } ?? "no heartbeat"
+                reason = "the watching process is not responding (\(silence): stopped, or busy); queries walk the vault meanwhile"
+            }
         }
 
         /// The line `rhizome status` prints, when a watcher runs.
@@ -171,10 +187,10 @@ struct StatusCommand: RhizomeSubcommand {
             guard watched else { return nil }
             let who = "watched by \(processID.map { "process \($0)" } ?? "another process") (`rhizome watch` or `rhizome mcp`)"
             switch state {
-            case .current?, nil: return who + ": kept current as files change"
-            case .starting?, .indexing?: return who + ": bringing the index up to date"
-            case .stopped?: return who + ": stopping"
-            case let state?: return who + ", but not current: " + (state.reason ?? state.rawValue)
+            case "current"?, nil: return who + ": kept current as files change"
+            case "starting"?, "indexing"?: return who + ": bringing the index up to date"
+            case "stopped"?: return who + ": stopping"
+            case let state?: return who + ", but not current: " + (reason ?? state)
             }
         }
 
@@ -182,10 +198,12 @@ struct StatusCommand: RhizomeSubcommand {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(watched, forKey: .watched)
             try container.encode(processID, forKey: .processID)
-            try container.encode(state?.rawValue, forKey: .state)
+            try container.encode(state, forKey: .state)
+            try container.encode(heartbeatAt.map { ISO8601DateFormatter().string(from: $0) }, forKey: .heartbeatAt)
+            try container.encode(vouches, forKey: .vouches)
         }
 
-        private enum CodingKeys: String, CodingKey { case watched, processID, state }
+        private enum CodingKeys: String, CodingKey { case watched, processID, state, heartbeatAt, vouches }
     }
 
     struct SchemaSummary: Encodable {
