@@ -111,7 +111,8 @@ import RhizomeTestSupport
         #expect(try target(of: "A", in: "Sub/New", vault) == "A.md")
     }
 
-    @Test func brokenSymlinkIsReportedAndKeepsThePreviousEntry() throws {
+    /// A dangling symlink is not part of the vault: its note leaves the index, as a rebuild would leave it out.
+    @Test func brokenSymlinkIsReportedAndItsNoteLeavesTheIndex() throws {
         let vault = try TemporaryVault()
         try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
         let outsideNote = vault.outside.appendingPathComponent("Shared.md")
@@ -127,11 +128,17 @@ import RhizomeTestSupport
 
         try FileManager.default.removeItem(at: outsideNote)
         let second = try vault.index()
-        #expect(second.removed == 0)
-        #expect(second.notes == 2)
+        #expect(second.removed == 1)
+        #expect(second.notes == 1)
         #expect(second.findings.contains { $0.code == .brokenSymlink && $0.path == "Shared.md" })
+        #expect(try target(of: "Shared", in: "A", vault) == nil)
+        #expect(try vault.store().resolveNote("Shared") == nil)
+        // The target back: the note is back.
+        try Data("[[A]]\n".utf8).write(to: outsideNote)
+        let third = try vault.index()
+        #expect(third.added == 1)
         #expect(try target(of: "Shared", in: "A", vault) == "Shared.md")
-        #expect(try target(of: "A", in: "Shared", vault) == "A.md")
+        #expect(!third.findings.contains { $0.code == .brokenSymlink })
     }
 
     @Test func editsToASymlinkedFilesTargetAreSeen() throws {
