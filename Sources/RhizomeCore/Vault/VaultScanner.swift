@@ -71,7 +71,12 @@ public struct VaultScanner: Sendable {
                     break
                 }
                 let (nameBytes, type) = Self.nameAndType(entry)
-                guard !Self.isIgnoredName(nameBytes) else { continue }
+                guard !Self.isIgnoredName(nameBytes) else {
+                    if let kind = TemporaryFileName.kind(of: nameBytes) {
+                        noteTemporaryFile(nameBytes, kind: kind, in: directory, descriptor: descriptor, into: &result)
+                    }
+                    continue
+                }
                 let decodedName = Self.decodeName(nameBytes)
                 let name = UnicodeNormalization.nfc(decodedName)
                 let relativePath = directory.relativePath.isEmpty ? name : directory.relativePath + "/" + name
@@ -281,6 +286,17 @@ public struct VaultScanner: Sendable {
         return (components[(deepest.index + 1)...].reduce(deepest.realPath) { $0 + "/" + Self.decodeName($1) }, nil)
     }
 
+    /// Lists one of Rhizome's own temporary files (a regular file, not through a symlink of its own) for the sweep.
+    private func noteTemporaryFile(_ nameBytes: [UInt8], kind: TemporaryFileName.Kind, in directory: PendingDirectory, descriptor: Int32, into result: inout VaultScan) {
+        var status = stat()
+        guard nameBytes.withCString({ fstatat(descriptor, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        let name = Self.decodeName(nameBytes)
+        result.temporaryFiles.append(TemporaryFileFound(
+            path: directory.relativePath.isEmpty ? name : directory.relativePath + "/" + name,
+            diskPath: DiskPath(bytes: directory.diskPath + [UInt8(ascii: "/")] + nameBytes),
+            modificationTime: Self.modificationTime(status), kind: kind))
+    }
+
     /// Whether the folder holding `diskPath` has another entry whose name is the same in NFC.
     private func hasNormalizationTwin(_ diskPath: [UInt8]) -> Bool {
         guard let slash = diskPath.lastIndex(of: UInt8(ascii: "/")) else { return false }
@@ -361,6 +377,8 @@ public struct VaultScan: Sendable {
     /// Vault-relative paths (folders or files) whose contents could not be determined.
     public var uncertainPaths: [String] = []
     public var findings: [Finding] = []
+    /// Rhizome's own temporary files (`TemporaryFileName`), which are not vault files: for `LeftoverSweeper`.
+    public var temporaryFiles: [TemporaryFileFound] = []
 
     public init() {}
 
