@@ -2,8 +2,8 @@
 /// 4n and compares the times: linear work takes about 4 times as long, quadratic work 16 times (one
 /// frontmatter value with 100k `[[a]]` took 6.9 s to index when each link's column was counted from the
 /// line's start). n is chosen so that parsing takes at least 20 ms, and the ratio is asserted below 8 on
-/// the fastest of three runs of each size, so that a loaded machine does not fail it; a quadratic path
-/// would also make the test take seconds.
+/// the fastest of three runs of each size, measured again when over (other tests may be running), so
+/// that a loaded machine does not fail it; a quadratic path would also make the test take seconds.
 import Foundation
 import Testing
 @testable import RhizomeCore
@@ -74,16 +74,21 @@ import Testing
         var n = 250
         var small = scenario.make(n)
         _ = scenario.parse(small)  // warm up
-        var smallTime = Self.fastest(of: 3) { _ = scenario.parse(small) }
-        while smallTime < .milliseconds(20), n < 64_000 {
+        while Self.fastest(of: 3, { _ = scenario.parse(small) }) < .milliseconds(20), n < 64_000 {
             n *= 2
             small = scenario.make(n)
-            smallTime = Self.fastest(of: 3) { _ = scenario.parse(small) }
         }
         let large = scenario.make(4 * n)
-        let largeTime = Self.fastest(of: 3) { _ = scenario.parse(large) }
-        let ratio = largeTime.inSeconds / smallTime.inSeconds
-        #expect(ratio < 8, "\(scenario.name): 4× the input (n = \(n)) took \(String(format: "%.1f", ratio))× as long (\(smallTime) → \(largeTime))")
+        // Other tests running beside this one can slow either size down: a ratio over the limit is measured
+        // again (twice at most). Quadratic work is over it every time (about 16), linear work never twice.
+        var ratios: [Double] = []
+        for _ in 0..<3 {
+            let smallTime = Self.fastest(of: 3) { _ = scenario.parse(small) }
+            let largeTime = Self.fastest(of: 3) { _ = scenario.parse(large) }
+            ratios.append(largeTime.inSeconds / smallTime.inSeconds)
+            if ratios.last! < 8 { break }
+        }
+        #expect(ratios.last! < 8, "\(scenario.name): 4× the input (n = \(n)) took \(ratios.map { String(format: "%.1f", $0) }.joined(separator: ", "))× as long")
         #expect(scenario.parse(large) > 0)
     }
 
