@@ -10,6 +10,7 @@
 ///     swift run -c release rhizome-benchmark --move 10000 [--repeat 3]   # link-safe mv of a hub note and a folder, undo
 ///     swift run -c release rhizome-benchmark --update 10000 [--repeat 3] [--phases] [--no-full-text]   # re-index of 1,000 changed notes
 ///     swift build -c release && swift run -c release rhizome-benchmark --mcp 10000   # MCP call latency during a slow query
+///     swift run -c release rhizome-benchmark --property-links 100000 [--repeat 3]   # one property value with 100k links
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -81,6 +82,13 @@ if let size = value(of: "--update").flatMap(Int.init) {
 // `--mcp N`: latency of parallel tool calls to the real `rhizome mcp` while a slow query runs.
 if let size = value(of: "--mcp").flatMap(Int.init) {
     runMode("mcp benchmark") { try MCPBenchmark(noteCount: size, workRoot: workRoot).run() }
+}
+
+// `--property-links N`: one file with N links in one property value (in one body line, one canvas node).
+if let count = value(of: "--property-links").flatMap(Int.init) {
+    runMode("property links benchmark") {
+        try PropertyLinksBenchmark(linkCount: count, workRoot: workRoot, rounds: value(of: "--repeat").flatMap(Int.init) ?? 3).run()
+    }
 }
 
 // `--dataview N`: Dataview query latency on an indexed vault.

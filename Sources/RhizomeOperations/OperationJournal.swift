@@ -27,8 +27,7 @@ public final class OperationJournal: Sendable {
 
     public init(vaultPath: String, databasePath: String, historyLimit: Int = 100) {
         self.vaultPath = vaultPath
-        let url = URL(fileURLWithPath: databasePath)
-        folder = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".operations"
+        folder = OperationJournalLocation.folder(databasePath: databasePath)
         self.historyLimit = historyLimit
     }
 
@@ -309,18 +308,29 @@ public final class OperationJournal: Sendable {
         return bytes
     }
 
-    static func temporaryName(operation id: String, step: Int) -> String { ".rhizome-op-\(id)-\(step).tmp" }
+    static func temporaryName(operation id: String, step: Int) -> String { TemporaryFileName.journaled(operation: id, step: step) }
 
     private func removeTemporaryFiles(of operation: VaultOperation) {
         let count = operation.steps.count
         for (index, step) in operation.steps.enumerated() {
             guard case .write(let path, _, _) = step else { continue }
-            let folder = VaultPath.folder(of: path)
+            // Beside the file, and beside a symlink's target, where a rewrite writes it (`AtomicFileWriter`).
+            var folders = [VaultPathOnDisk.folder(of: absolute(path))]
+            if let target = Self.resolvedPath(absolute(path)), VaultPathOnDisk.folder(of: target) != folders[0] {
+                folders.append(VaultPathOnDisk.folder(of: target))
+            }
             // The step's own name, and its reversal's (a rollback killed midway).
-            for number in [index, count + index] {
-                removeFile(absolute(folder.isEmpty ? Self.temporaryName(operation: operation.id, step: number) : folder + "/" + Self.temporaryName(operation: operation.id, step: number)))
+            for folder in folders {
+                for number in [index, count + index] { removeFile(folder + "/" + Self.temporaryName(operation: operation.id, step: number)) }
             }
         }
+    }
+
+    /// `path` with every symlink resolved; nil when nothing is there.
+    private static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     func absolute(_ path: String) -> String { vaultPath + "/" + path }

@@ -167,7 +167,13 @@ public final class Indexer {
         }
         phases.mark("walk + load state")
         delta.scanFindingsChanged = Set(try storedScanFindings().map(\.diagnosticDescription)) != Set(delta.scanFindings.map(\.diagnosticDescription))
-        return try apply(delta, progress: progress, phases: &phases, clock: clock, started: started)
+        // Temporary files a killed Rhizome process left beside notes (never vault files): removed, and said so.
+        let swept = LeftoverSweeper.sweep(
+            scan.temporaryFiles, now: Int64(Date().timeIntervalSince1970 * 1e9),
+            journalHasPendingChange: FileManager.default.fileExists(atPath: OperationJournalLocation.pendingRecord(databasePath: store.databasePath)))
+        var report = try apply(delta, progress: progress, phases: &phases, clock: clock, started: started)
+        report.findings += swept
+        return report
     }
 
     /// What a look at the vault found different from the index, and how to bring the index level with it.

@@ -16,10 +16,12 @@ import RhizomeTestSupport
         let folder: URL
         var vault: String { folder.appendingPathComponent("vault").path }
 
-        init() throws {
+        /// `withNotes: false`: an empty vault (with `.obsidian/`) for another kill test to fill.
+        init(withNotes: Bool = true) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("rhizome-kill-\(UUID().uuidString)")
             let vault = folder.appendingPathComponent("vault")
             try FileManager.default.createDirectory(at: vault.appendingPathComponent(".obsidian"), withIntermediateDirectories: true)
+            guard withNotes else { return }
             func write(_ path: String, _ text: String) throws {
                 let url = vault.appendingPathComponent(path)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -260,7 +260,9 @@ private func read(_ file: ScannedFile?) -> String? {
         #expect(!result.findings.contains { $0.path == "Real" })
     }
 
-    @Test func `a broken symlink is a finding and an uncertain path`() throws {
+    /// Dangling: its target does not exist, so nothing is there (what was indexed through it goes), unlike
+    /// a path that cannot be read (permissions, I/O), which is uncertain and keeps what was indexed.
+    @Test func `a broken symlink is a finding and nothing is there`() throws {
         let vault = try TemporaryVault()
         try vault.write("Note.md", "n")
         try vault.symlink("Broken.md", to: "/nonexistent/rhizome/target.md")
@@ -268,18 +270,37 @@ private func read(_ file: ScannedFile?) -> String? {
         #expect(result.files.map(\.path) == ["Note.md"])
         #expect(result.findings.map(\.code) == [.brokenSymlink])
         #expect(result.findings.first?.path == "Broken.md")
-        #expect(result.uncertainPaths == ["Broken.md"])
-        #expect(result.isUncertain("Broken.md"))
-        #expect(!result.isUncertain("Note.md"))
+        #expect(result.uncertainPaths.isEmpty)
+        #expect(!result.isUncertain("Broken.md"))
     }
 
-    @Test func `a broken symlink to a folder inside a subfolder is an uncertain path`() throws {
+    @Test func `a broken symlink to a folder inside a subfolder is a finding and nothing is under it`() throws {
         let vault = try TemporaryVault()
         try vault.symlink("A/Gone", to: "Missing Folder")
         let result = try scan(vault)
         #expect(result.files.isEmpty)
-        #expect(result.uncertainPaths == ["A/Gone"])
-        #expect(result.isUncertain("A/Gone/Note.md"))
+        #expect(result.findings.map(\.code) == [.brokenSymlink])
+        #expect(result.uncertainPaths.isEmpty)
+        #expect(!result.isUncertain("A/Gone/Note.md"))
+    }
+
+    @Test func `a symlink loop between two files is a broken symlink`() throws {
+        let vault = try TemporaryVault()
+        try vault.symlink("One.md", to: "Two.md")
+        try vault.symlink("Two.md", to: "One.md")
+        let result = try scan(vault)
+        #expect(result.files.isEmpty)
+        #expect(result.findings.map(\.code) == [.brokenSymlink, .brokenSymlink])
+        #expect(result.uncertainPaths.isEmpty)
+    }
+
+    @Test func `a scoped look at a broken symlink finds it missing, with the walk's finding`() throws {
+        let vault = try TemporaryVault()
+        try vault.symlink("Broken.md", to: "/nonexistent/rhizome/target.md")
+        let scoped = try VaultScanner(root: vault.path).scan(paths: [Array("Broken.md".utf8)])
+        #expect(scoped.missing == ["Broken.md"])
+        #expect(scoped.uncertainPaths.isEmpty)
+        #expect(scoped.findings == (try scan(vault)).findings)
     }
 
     @Test func `a missing root throws unreadable root`() throws {

@@ -98,3 +98,111 @@ import RhizomeTestSupport
         }
     }
 }
+
+/// The same property with symlinks: symlinked notes and a symlinked folder whose targets outside the vault
+/// are moved away (into the vault too, where a stale entry would also be a false `duplicate-id`), deleted,
+/// recreated and edited, and symlinks made and removed. A dangling symlink is a finding and its note
+/// leaves the index, in an incremental run exactly as in a rebuild.
+@Suite struct IncrementalEquivalenceWithSymlinksTests {
+    /// Notes outside the vault that symlinks lead to, and the symlinks' names in the vault.
+    static let targets = ["one.md", "two.md", "three.md"]
+    static let links = ["Linked/One.md", "Two.md", "Linked/Deep/Three.md", "Again.md"]
+
+    static func note(_ random: inout SeededGenerator, id: String) -> String {
+        let name = IncrementalEquivalenceTests.names.randomElement(using: &random)!
+        return "---\ntype: project\nid: \(id)\nstatus: active\n---\n# \(id)\n[[\(name)]] [[One]] #t\(Int.random(in: 0..<3, using: &random))\n"
+    }
+
+    @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
+    func incrementalIndexEqualsARebuildWhileSymlinkTargetsComeAndGo(seed: UInt64) throws {
+        var options = IndexOptions()
+        options.bulkLoadMinimumFiles = .max
+        var random = SeededGenerator(state: seed)
+        let vault = try TemporaryVault()
+        let outside = vault.outside
+        let shelf = outside.appendingPathComponent("shelf")
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: shelf, withIntermediateDirectories: true)
+        try vault.write("Home.md", "[[One]] [[Two]] [[Three]] [[Again]] [[Shelf/Book]]\n")
+        for target in Self.targets { try Data(Self.note(&random, id: target).utf8).write(to: outside.appendingPathComponent(target)) }
+        try Data(Self.note(&random, id: "book").utf8).write(to: shelf.appendingPathComponent("Book.md"))
+        try vault.symlink("Shelf", to: shelf.path)
+        for (link, target) in zip(Self.links, Self.targets + ["one.md"]) {
+            try vault.symlink(link, to: outside.appendingPathComponent(target).path)
+        }
+        var clock = Date(timeIntervalSince1970: 1_700_000_000)
+        var operations: [String] = []
+        for step in 0..<30 {
+            for _ in 0..<Int.random(in: 1...2, using: &random) {
+                clock = clock.addingTimeInterval(1)
+                let target = outside.appendingPathComponent(Self.targets.randomElement(using: &random)!)
+                let away = outside.appendingPathComponent("away-" + target.lastPathComponent)
+                let intoVault = vault.url("Moved/" + target.lastPathComponent)
+                let exists = fileManager.fileExists(atPath: target.path)
+                switch Int.random(in: 0..<9, using: &random) {
+                case 0 where exists:  // the target moves away
+                    try? fileManager.removeItem(at: away)
+                    try fileManager.moveItem(at: target, to: away)
+                    operations.append("move \(target.lastPathComponent) away")
+                case 1 where exists && !fileManager.fileExists(atPath: intoVault.path):  // into the vault: same id, real note
+                    try fileManager.createDirectory(at: intoVault.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try fileManager.moveItem(at: target, to: intoVault)
+                    operations.append("move \(target.lastPathComponent) into the vault")
+                case 2 where exists:
+                    try fileManager.removeItem(at: target)
+                    operations.append("delete \(target.lastPathComponent)")
+                case 3 where !exists:  // recreated, or moved back
+                    if fileManager.fileExists(atPath: away.path) {
+                        try fileManager.moveItem(at: away, to: target)
+                        operations.append("move \(target.lastPathComponent) back")
+                    } else {
+                        try Data(Self.note(&random, id: target.lastPathComponent).utf8).write(to: target)
+                        operations.append("recreate \(target.lastPathComponent)")
+                    }
+                case 4 where exists:
+                    try Data(Self.note(&random, id: target.lastPathComponent).utf8).write(to: target)
+                    try fileManager.setAttributes([.modificationDate: clock], ofItemAtPath: target.path)
+                    operations.append("edit \(target.lastPathComponent)")
+                case 5:  // the symlinked folder's target moves away, or back
+                    let awayShelf = outside.appendingPathComponent("away-shelf")
+                    if fileManager.fileExists(atPath: shelf.path) {
+                        try fileManager.moveItem(at: shelf, to: awayShelf)
+                        operations.append("move the shelf away")
+                    } else {
+                        try fileManager.moveItem(at: awayShelf, to: shelf)
+                        operations.append("move the shelf back")
+                    }
+                case 6:  // a symlink removed, or made again
+                    let link = Self.links.randomElement(using: &random)!
+                    if (try? fileManager.destinationOfSymbolicLink(atPath: vault.url(link).path)) != nil {
+                        try vault.remove(link)
+                        operations.append("remove the link \(link)")
+                    } else {
+                        try vault.symlink(link, to: target.path)
+                        operations.append("link \(link) to \(target.lastPathComponent)")
+                    }
+                case 7 where fileManager.fileExists(atPath: intoVault.path) && !exists:  // out of the vault again
+                    try fileManager.moveItem(at: intoVault, to: target)
+                    operations.append("move \(target.lastPathComponent) out of the vault")
+                default:
+                    let path = IncrementalEquivalenceTests.randomPath(&random)
+                    try vault.write(path, IncrementalEquivalenceTests.randomNote(&random))
+                    try vault.setModificationDate(path, clock)
+                    operations.append("write \(path)")
+                }
+            }
+            try vault.index(options: options)
+            let fresh = vault.scratchDatabasePath()
+            try vault.index(database: fresh, options: options)
+            let incremental = try vault.store().canonicalDump()
+            let rebuilt = try vault.store(database: fresh).canonicalDump()
+            try? fileManager.removeItem(atPath: fresh)
+            if incremental != rebuilt {
+                let onlyIncremental = Set(incremental).subtracting(rebuilt).sorted().prefix(10)
+                let onlyRebuilt = Set(rebuilt).subtracting(incremental).sorted().prefix(10)
+                Issue.record("seed \(seed), step \(step) after \(operations.suffix(4)): incremental ≠ rebuild\nonly incremental: \(onlyIncremental)\nonly rebuilt: \(onlyRebuilt)")
+                return
+            }
+        }
+    }
+}

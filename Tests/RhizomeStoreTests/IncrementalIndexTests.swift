@@ -111,7 +111,8 @@ import RhizomeTestSupport
         #expect(try target(of: "A", in: "Sub/New", vault) == "A.md")
     }
 
-    @Test func brokenSymlinkIsReportedAndKeepsThePreviousEntry() throws {
+    /// A dangling symlink is not part of the vault: its note leaves the index, as a rebuild would leave it out.
+    @Test func brokenSymlinkIsReportedAndItsNoteLeavesTheIndex() throws {
         let vault = try TemporaryVault()
         try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
         let outsideNote = vault.outside.appendingPathComponent("Shared.md")
@@ -127,11 +128,37 @@ import RhizomeTestSupport
 
         try FileManager.default.removeItem(at: outsideNote)
         let second = try vault.index()
+        #expect(second.removed == 1)
+        #expect(second.notes == 1)
+        #expect(second.findings.contains { $0.code == .brokenSymlink && $0.path == "Shared.md" })
+        #expect(try target(of: "Shared", in: "A", vault) == nil)
+        #expect(try vault.store().resolveNote("Shared") == nil)
+        // The target back: the note is back.
+        try Data("[[A]]\n".utf8).write(to: outsideNote)
+        let third = try vault.index()
+        #expect(third.added == 1)
+        #expect(try target(of: "Shared", in: "A", vault) == "Shared.md")
+        #expect(!third.findings.contains { $0.code == .brokenSymlink })
+    }
+
+    /// Only a symlink whose target does not exist loses its note. One that cannot be followed for another
+    /// reason keeps what was indexed: here a target whose name is too long to look up (ENAMETOOLONG, which
+    /// root meets too; permission denied and I/O errors take the same path).
+    @Test func aSymlinkThatCannotBeFollowedKeepsItsEntry() throws {
+        let vault = try TemporaryVault()
+        try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
+        let outsideNote = vault.outside.appendingPathComponent("Shared.md")
+        try Data("[[A]]\n".utf8).write(to: outsideNote)
+        try vault.write("A.md", "[[Shared]]\n")
+        try vault.symlink("Shared.md", to: outsideNote.path)
+        #expect(try vault.index().notes == 2)
+        try vault.remove("Shared.md")
+        try vault.symlink("Shared.md", to: vault.outside.path + "/" + String(repeating: "n", count: 300) + ".md")
+        let second = try vault.index()
         #expect(second.removed == 0)
         #expect(second.notes == 2)
-        #expect(second.findings.contains { $0.code == .brokenSymlink && $0.path == "Shared.md" })
+        #expect(second.findings.contains { $0.code == .unreadableFile && $0.path == "Shared.md" && $0.message.contains("is kept") })
         #expect(try target(of: "Shared", in: "A", vault) == "Shared.md")
-        #expect(try target(of: "A", in: "Shared", vault) == "A.md")
     }
 
     @Test func editsToASymlinkedFilesTargetAreSeen() throws {

@@ -176,7 +176,7 @@ final class WatchedVault: @unchecked Sendable {
     ///
     /// `comparedWith: .indexRun` compares with what `rhizome index` (`Indexer.run()` over an index of the
     /// vault as it was before the change) gives instead: for changes where the incremental indexer keeps
-    /// what it knew by design (a broken symlink's note stays indexed), which a rebuild cannot know.
+    /// what it knew by design (a file it cannot read keeps its entry), which a rebuild cannot know.
     @discardableResult
     func expectCaughtUp(
         after change: () throws -> Void, index: IndexOptions = IndexOptions(), comparedWith reference: Reference = .rebuild,

@@ -36,6 +36,9 @@ struct WatchCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let (vaultPath, databasePath) = try VaultSession.locate(global, context: context)
+        // A change a killed command left half done (and its temporary files) is finished first, as every
+        // other command does, not left pending while the vault is watched.
+        VaultSession.recoverInterruptedChange(vaultPath: vaultPath, databasePath: databasePath, context: context)
         let options = watching.watcherOptions(vault: vaultPath, database: databasePath)
         let watcher = try VaultWatcher(vaultPath: vaultPath, databasePath: databasePath, options: options)
         let signals = StopSignals({ watcher.stop() }, context: global.json ? nil : context)

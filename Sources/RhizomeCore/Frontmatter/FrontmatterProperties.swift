@@ -64,10 +64,10 @@ struct FrontmatterProperties {
             // wikilink at the matching `[[` in the raw text instead.
             var rawSearchFrom = source?.offset(line: node.line, column: node.column)
             for var link in found.links {
-                if link.kind == .wikilink || link.kind == .embed, let from = rawSearchFrom, let source,
-                   let open = source.nextWikilinkOpening(from: from) {
-                    let start = link.kind == .embed && open > 0 && source.bytes[open - 1] == UInt8(ascii: "!") ? open - 1 : open
-                    (link.line, link.column) = source.position(of: start)
+                if link.kind == .wikilink || link.kind == .embed, let from = rawSearchFrom,
+                   let open = source?.nextWikilinkOpening(from: from), let bytes = source?.bytes {
+                    let start = link.kind == .embed && open > 0 && bytes[open - 1] == UInt8(ascii: "!") ? open - 1 : open
+                    if let position = source?.position(of: start) { (link.line, link.column) = position }
                     rawSearchFrom = open + 2
                 }
                 switch link.kind {
@@ -89,15 +89,16 @@ struct FrontmatterProperties {
 }
 
 /// The raw frontmatter text, for mapping value positions to file positions. Frontmatter starts at line 2.
+/// Values and their links are looked up in the order they are written, which `LineIndex` makes linear.
 private struct RawYAML {
-    let lines: LineIndex
+    var lines: LineIndex
     var bytes: [UInt8] { lines.bytes }
 
     init(bytes: [UInt8]) { lines = LineIndex(bytes, firstLine: 2) }
 
-    func offset(line: Int, column: Int) -> Int? { lines.offset(line: line, column: column) }
+    mutating func offset(line: Int, column: Int) -> Int? { lines.offset(line: line, column: column) }
 
-    func position(of offset: Int) -> (Int, Int) { lines.position(of: offset) }
+    mutating func position(of offset: Int) -> (Int, Int) { lines.position(of: offset) }
 
     func nextWikilinkOpening(from start: Int) -> Int? {
         var index = start

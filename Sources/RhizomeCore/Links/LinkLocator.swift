@@ -46,21 +46,25 @@ public enum LinkLocator {
     public static func locate(_ links: [LinkOccurrence], in bytes: [UInt8], isCanvas: Bool) -> [LocatedLink?] {
         let offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let text = Array(bytes[offset...])
-        let lines = LineIndex(text)
+        var lines = LineIndex(text)  // links in order: each lookup continues from the last
         let frontmatterEnd: Int
         if !isCanvas, case .found(let location) = text.withUnsafeBufferPointer({ FrontmatterBlock.detect($0) }) {
             frontmatterEnd = location.yamlEnd
         } else {
             frontmatterEnd = 0
         }
+        var lastPropertyLink: (start: Int, container: LocatedLink.Container)?
         return links.map { link in
             guard let start = lines.offset(line: link.line, column: link.column) else { return nil }
-            let reader = Reader(bytes: text)
+            let reader = Reader(bytes: text, lines: lines)
             let container: LocatedLink.Container
             if isCanvas {
                 container = .jsonString
             } else if link.kind == .property {
-                container = reader.yamlContainer(at: start)
+                // Only an earlier link on the same line (nothing but the line is looked at) can help.
+                let earlier = lastPropertyLink.flatMap { reader.lineEnd(from: $0.start) == reader.lineEnd(from: start) ? $0 : nil }
+                container = reader.yamlContainer(at: start, knowing: earlier)
+                lastPropertyLink = (start, container)
             } else {
                 container = start < frontmatterEnd ? .yamlPlain : .markdown
             }
@@ -91,12 +95,10 @@ private let newline = UInt8(ascii: "\n"), quote = UInt8(ascii: "\""), apostrophe
 /// Reads one link's syntax again at a known position.
 private struct Reader {
     let bytes: [UInt8]
+    /// The text's lines: where a line ends is a lookup, not a walk to its end (links on one long line).
+    let lines: LineIndex
 
-    func lineEnd(from index: Int) -> Int {
-        var end = index
-        while end < bytes.count, bytes[end] != newline { end += 1 }
-        return end
-    }
+    func lineEnd(from index: Int) -> Int { lines.lineEnd(from: index) }
 
     func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
@@ -109,9 +111,13 @@ private struct Reader {
 
     /// The quoting of the YAML scalar a property link at `start` stands in: the nearest quote before it on
     /// its line that opens a value (after `:`, `-`, `[`, `,` or at the line's start).
-    func yamlContainer(at start: Int) -> LocatedLink.Container {
+    /// `earlier`: the answer for an earlier link on the same line, to stop where that look began (many
+    /// links in one value: each look goes back to the previous link, not to the value's opening quote).
+    func yamlContainer(at start: Int, knowing earlier: (start: Int, container: LocatedLink.Container)? = nil) -> LocatedLink.Container {
         var index = start - 1
+        let stop = earlier.flatMap { $0.start <= start ? $0.start : nil } ?? -1
         while index >= 0, bytes[index] != newline {
+            if index < stop, let earlier { return earlier.container }
             let byte = bytes[index]
             if byte == quote || byte == apostrophe {
                 var before = index - 1
@@ -220,9 +226,9 @@ private struct Reader {
 
     /// The first markdown link from `start` to the end of its line whose path reads as `link.path`.
     func markdownLinkOnLine(_ link: LinkOccurrence, from start: Int, container: LocatedLink.Container) -> LocatedLink? {
+        if let exact = markdownLink(link, at: start, container: container) { return exact }
         var lineStart = start
         while lineStart > 0, bytes[lineStart - 1] != newline { lineStart -= 1 }
-        if let exact = markdownLink(link, at: start, container: container) { return exact }
         let end = lineEnd(from: start)
         var index = lineStart
         while index < end {

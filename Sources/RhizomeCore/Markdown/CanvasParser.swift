@@ -30,7 +30,7 @@ public enum CanvasParser {
             return note
         }
         let nodes = root["nodes"] as? [[String: Any]] ?? []
-        let sourceMap = CanvasSourceMap(bytes)
+        var sourceMap = CanvasSourceMap(bytes)
         var texts: [String] = []
         for node in nodes {
             let id = node["id"] as? String

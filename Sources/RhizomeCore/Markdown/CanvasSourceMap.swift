@@ -1,8 +1,16 @@
 /// Maps positions inside a canvas node's JSON string values back to line and column in the `.canvas`
 /// file, so that canvas links and tags carry file positions like those of notes.
+///
+/// The links and tags of a text node are placed one after another: each lookup in a string continues
+/// from where the previous one ended when it lies further on (see `LineIndex`), so that placing every
+/// link of a long node costs the node's length once, not once per link.
 struct CanvasSourceMap {
     private let bytes: [UInt8]
-    private let lines: LineIndex
+    private var lines: LineIndex
+    /// The last scalar looked up: the string's start, the scalar's number in it and its byte offset.
+    private var last: (start: Int, scalarOffset: Int, index: Int)?
+    /// Where the id of the node last looked up was found.
+    private var previousNodeAt = 0
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -11,8 +19,12 @@ struct CanvasSourceMap {
 
     /// Byte offset just after the opening quote of `key`'s string value in the node with `id`.
     /// Looks from the node's id to the next node's id, then back to the previous one (key order is free).
-    func valueStart(of key: String, inNodeWithID id: String) -> Int? {
-        guard let idAt = find(Array(jsonLiteral(id).utf8), from: 0) else { return nil }
+    /// Nodes are asked for in the order of the file: the id is looked for after the previous node's first
+    /// (then from the start), so that a canvas of many nodes is read once, not once per node.
+    mutating func valueStart(of key: String, inNodeWithID id: String) -> Int? {
+        let idBytes = Array(jsonLiteral(id).utf8)
+        guard let idAt = find(idBytes, from: previousNodeAt) ?? find(idBytes, from: 0, before: previousNodeAt + idBytes.count) else { return nil }
+        previousNodeAt = idAt
         let keyBytes = Array(jsonLiteral(key).utf8)
         let nextNode = find(Array("\"id\"".utf8), from: idAt + 1) ?? bytes.count
         let previousNode = lastFind(Array("\"id\"".utf8), before: max(0, idAt - 4)) ?? 0
@@ -31,9 +43,12 @@ struct CanvasSourceMap {
 
     /// File line and column (1-based, Unicode scalars) of the `scalarOffset`-th character of the JSON string
     /// whose content starts at byte `start`, decoding escapes (`\n`, `\"`, `\uXXXX`, surrogate pairs).
-    func position(ofScalar scalarOffset: Int, inStringAt start: Int) -> (line: Int, column: Int) {
+    mutating func position(ofScalar scalarOffset: Int, inStringAt start: Int) -> (line: Int, column: Int) {
         var index = start
         var remaining = scalarOffset
+        if let last, last.start == start, last.scalarOffset <= scalarOffset {
+            (index, remaining) = (last.index, scalarOffset - last.scalarOffset)
+        }
         while remaining > 0, index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
             if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count {
                 if bytes[index + 1] == UInt8(ascii: "u") {
@@ -52,10 +67,12 @@ struct CanvasSourceMap {
             }
             remaining -= 1
         }
+        // Short of the scalar (the string ended first): not a place to continue from.
+        last = remaining == 0 ? (start, scalarOffset, index) : nil
         return lineAndColumn(of: min(index, bytes.count))
     }
 
-    func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
+    mutating func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
         lines.position(of: offset)
     }
 

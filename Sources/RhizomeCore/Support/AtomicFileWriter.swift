@@ -169,7 +169,7 @@ public enum AtomicFileWriter {
         var temporary = ""
         for _ in 0..<16 where descriptor < 0 {
             // Short, whatever the note's name: a long name plus a suffix could pass the file system's limit.
-            temporary = "\(folder)/" + (name ?? ".rhizome-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 36)).tmp")
+            temporary = "\(folder)/" + (name ?? TemporaryFileName.random())
             // A named file left by an earlier, killed run of the same journaled step is ours to replace.
             if name != nil { unlink(temporary) }
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)

@@ -75,6 +75,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case duplicatePath = "duplicate-path"
     case invalidCanvas = "invalid-canvas"
     case invalidTagValue = "invalid-tag-value"
+    /// Not a problem left in the vault: a run removed a temporary file a killed Rhizome process had left.
+    case leftoverTemporaryFile = "leftover-temporary-file"
 
     // Schema validation (per note).
     case schemaUnavailable = "schema-unavailable"

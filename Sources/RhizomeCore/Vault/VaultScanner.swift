@@ -12,8 +12,10 @@ import Darwin
 ///   files (`note.md~`, `note.md.swp`, vim's `4913` probe): see `isIgnoredName(_:)`.
 /// - Follows symlinks to files and folders, records the real path of everything reached through one,
 ///   and refuses to enter a folder twice (symlink loops become findings).
-/// - Never guesses: a folder it cannot list or a symlink it cannot follow is reported in
-///   `uncertainPaths`, so the indexer keeps what it knew about files there instead of dropping them.
+/// - Never guesses: a folder it cannot list, or a file or symlink whose status it cannot read (permission
+///   denied, an I/O error), is reported in `uncertainPaths`, so the indexer keeps what it knew about files
+///   there instead of dropping them. A symlink whose target does not exist (dangling) is different: it is
+///   a finding, and nothing is there, exactly as a rebuild of the index would see it.
 public struct VaultScanner: Sendable {
     public var root: String
     /// Vault-relative paths to leave out (e.g. an index database kept inside the vault).
@@ -69,7 +71,12 @@ public struct VaultScanner: Sendable {
                     break
                 }
                 let (nameBytes, type) = Self.nameAndType(entry)
-                guard !Self.isIgnoredName(nameBytes) else { continue }
+                guard !Self.isIgnoredName(nameBytes) else {
+                    if let kind = TemporaryFileName.kind(of: nameBytes) {
+                        noteTemporaryFile(nameBytes, kind: kind, in: directory, descriptor: descriptor, into: &result)
+                    }
+                    continue
+                }
                 let decodedName = Self.decodeName(nameBytes)
                 let name = UnicodeNormalization.nfc(decodedName)
                 let relativePath = directory.relativePath.isEmpty ? name : directory.relativePath + "/" + name
@@ -91,9 +98,14 @@ public struct VaultScanner: Sendable {
                 }
                 let flags: Int32 = isLink ? 0 : AT_SYMLINK_NOFOLLOW
                 guard nameBytes.withCString({ fstatat(descriptor, $0, &status, flags) }) == 0 else {
-                    let reason = errnoDescription()
-                    result.uncertainPaths.append(relativePath)
-                    result.findings.append(Self.statusFinding(relativePath, isLink: isLink, reason: reason))
+                    let code = errno
+                    let (reason, isGone) = (String(cString: strerror(code)), Self.isAbsence(code))
+                    if isLink && isGone {
+                        result.findings.append(Self.brokenSymlinkFinding(relativePath, reason: reason))
+                    } else if !isGone {
+                        result.uncertainPaths.append(relativePath)
+                        result.findings.append(Self.statusFinding(relativePath, isLink: isLink, reason: reason))
+                    }  // else removed since the folder was listed: not part of the vault any more
                     continue
                 }
                 let realPath: String? = isLink ? Self.realPath(of: diskPath) : directory.realPath.map { $0 + "/" + decodedName }
@@ -169,8 +181,16 @@ public struct VaultScanner: Sendable {
             var status = linkStatus
             if isLink {
                 guard diskPath.withCString({ stat($0, &status) }) == 0 else {
-                    result.uncertainPaths.append(relativePath)
-                    result.findings.append(Self.statusFinding(relativePath, isLink: true, reason: errnoDescription()))
+                    let code = errno
+                    let (reason, isGone) = (String(cString: strerror(code)), Self.isAbsence(code))
+                    if isGone {
+                        // Dangling: nothing is there, as the walk says.
+                        result.missing.append(relativePath)
+                        result.findings.append(Self.brokenSymlinkFinding(relativePath, reason: reason))
+                    } else {
+                        result.uncertainPaths.append(relativePath)
+                        result.findings.append(Self.statusFinding(relativePath, isLink: true, reason: reason))
+                    }
                     continue
                 }
             }
@@ -218,12 +238,29 @@ public struct VaultScanner: Sendable {
             path: path, fix: "rename the file with a UTF-8 name")
     }
 
-    /// The finding for an entry whose status cannot be read: a broken symlink, or a file (permissions, I/O).
+    /// The finding for an entry whose status cannot be read although it may exist (permissions, I/O): what
+    /// was indexed there is kept.
     private static func statusFinding(_ path: String, isLink: Bool, reason: String) -> Finding {
         Finding(
-            code: isLink ? .brokenSymlink : .unreadableFile, severity: .warning,
-            message: isLink ? "broken symlink: its target does not exist (\(reason))" : "cannot read file status (\(reason))",
-            path: path, fix: isLink ? "restore the target or remove the link" : "check the file's permissions")
+            code: .unreadableFile, severity: .warning,
+            message: isLink ? "cannot follow this symlink (\(reason)); what was indexed through it is kept"
+                : "cannot read file status (\(reason)); what was indexed is kept",
+            path: path, fix: isLink ? "check the permissions of the folders on the way to the symlink's target" : "check the file's permissions")
+    }
+
+    /// The finding for a symlink whose target does not exist: nothing of it is in the index.
+    private static func brokenSymlinkFinding(_ path: String, reason: String) -> Finding {
+        Finding(
+            code: .brokenSymlink, severity: .warning,
+            message: "broken symlink: its target does not exist (\(reason)); it is not part of the index",
+            path: path, fix: "restore the target or remove the link")
+    }
+
+    /// Whether a failed `stat` says there is nothing at the path (a symlink's target, or a name removed
+    /// since its folder was listed), rather than that it could not be looked at (`EACCES`, `EIO`, …).
+    /// A chain of symlinks that never ends (`ELOOP`) leads nowhere either.
+    private static func isAbsence(_ code: Int32) -> Bool {
+        code == ENOENT || code == ENOTDIR || code == ELOOP
     }
 
     /// The real path `scan()` records for a regular file below symlinked folders: the deepest symlinked
@@ -247,6 +284,17 @@ public struct VaultScanner: Sendable {
         }
         guard let deepest else { return (nil, nil) }
         return (components[(deepest.index + 1)...].reduce(deepest.realPath) { $0 + "/" + Self.decodeName($1) }, nil)
+    }
+
+    /// Lists one of Rhizome's own temporary files (a regular file, not through a symlink of its own) for the sweep.
+    private func noteTemporaryFile(_ nameBytes: [UInt8], kind: TemporaryFileName.Kind, in directory: PendingDirectory, descriptor: Int32, into result: inout VaultScan) {
+        var status = stat()
+        guard nameBytes.withCString({ fstatat(descriptor, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        let name = Self.decodeName(nameBytes)
+        result.temporaryFiles.append(TemporaryFileFound(
+            path: directory.relativePath.isEmpty ? name : directory.relativePath + "/" + name,
+            diskPath: DiskPath(bytes: directory.diskPath + [UInt8(ascii: "/")] + nameBytes),
+            modificationTime: Self.modificationTime(status), kind: kind))
     }
 
     /// Whether the folder holding `diskPath` has another entry whose name is the same in NFC.
@@ -329,6 +377,8 @@ public struct VaultScan: Sendable {
     /// Vault-relative paths (folders or files) whose contents could not be determined.
     public var uncertainPaths: [String] = []
     public var findings: [Finding] = []
+    /// Rhizome's own temporary files (`TemporaryFileName`), which are not vault files: for `LeftoverSweeper`.
+    public var temporaryFiles: [TemporaryFileFound] = []
 
     public init() {}
 
