@@ -278,6 +278,24 @@ import RhizomeTestSupport
         #expect(cli.run(["fix", "Ideas"], vault: vault).output.contains("nothing to fix"))
     }
 
+    @Test func `a note and a symlink to it in the vault are fixed once, under the note's own name`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TypedVaultFixture.make()
+        // The link sorts before its target, and after it: either way one rewrite of the file.
+        let target = try vault.write("Ideas/Shared idea.md", "---\ntype: idea\nstatus: seed\ntag: shared\n---\nShared body\n")
+        try vault.symlink("Archive/Alias.md", to: "../Ideas/Shared idea.md")
+        try vault.symlink("Links/Zeta alias.md", to: "../Ideas/Shared idea.md")
+        let result = cli.run(["fix", "--write"], vault: vault)
+        #expect(result.status == 0, "twice the same file in one change: \(result.error)")
+        #expect(result.output.contains("fixed 1 note"), "\(result.output)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "---\ntype: idea\nstatus: seed\ntags:\n  - shared\n---\nShared body\n")
+        for link in ["Archive/Alias.md", "Links/Zeta alias.md"] {
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: vault.url(link).path) == "../Ideas/Shared idea.md")
+        }
+        #expect(cli.run(["fix"], vault: vault).output.contains("nothing to fix"))
+    }
+
     @Test func `a symlink to a note outside the vault is reported and its target left alone`() throws {
         let cli = try CLIHarness()
         defer { cli.cleanUp() }

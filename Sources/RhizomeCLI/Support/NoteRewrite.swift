@@ -4,7 +4,8 @@ import RhizomeOperations
 
 /// The shared end of `fix` and `types migrate`: each note's new bytes become a diff and, with `--write`,
 /// part of one journaled change (`commit`), unless Rhizome must leave the note alone (a symlink leading
-/// outside the vault, a read-only or hard-linked file). What a write would refuse, the dry run reports too.
+/// outside the vault, a read-only or hard-linked file; a symlink to a note fixed under its own name). What a
+/// write would refuse, the dry run reports too.
 /// The change is all or nothing: a note changed on disk meanwhile stops it and reverses what was written,
 /// and `rhizome undo --write` reverses it later.
 struct NoteRewrite {
@@ -69,8 +70,29 @@ struct NoteRewrite {
         } catch {
             return skip(path, error.description)
         }
+        // A note and a symlink to it in the vault are one file: it is rewritten once, under its own name.
+        let target = Self.realPath(diskPath)
+        if let earlier = contents.firstIndex(where: { Self.realPath($0.diskPath) == target }) {
+            if Self.isSymlink(diskPath) || !Self.isSymlink(contents[earlier].diskPath) {
+                return skip(path, "it is the same file as \(changes[earlier].path), which is fixed under that name")
+            }
+            skip(changes[earlier].path, "it is a symlink to \(path), which is fixed under that name")
+            changes.remove(at: earlier)
+            contents.remove(at: earlier)
+        }
         changes.append(Change(path: path, fixes: fixes, diff: UnifiedDiff.render(old: bytes, new: newBytes, path: path), written: false))
         contents.append((diskPath, bytes, newBytes))
+    }
+
+    private static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func isSymlink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
     }
 
     /// With `write`, writes every change as one journaled operation (`kind` and `summary` name it in
