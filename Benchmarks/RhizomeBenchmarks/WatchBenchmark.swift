@@ -90,7 +90,7 @@ struct WatchBenchmark {
 
     /// `rhizome backlinks NOTE --json` (the release binary beside this one), 20 times each way, alternating:
     /// with the watcher vouching for the index (no walk), and with `RHIZOME_WALK=1` (a walk first, as
-    /// without a watcher), and with `--no-refresh` (neither). Whole process: start, query, print.
+    /// without a watcher), and with `--no-refresh` (neither). Whole process: start, query, print, exit.
     private func measureQueries(vault: URL, database: String, note: String) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("rhizome").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
@@ -105,15 +105,10 @@ struct WatchBenchmark {
         ]
         for _ in 0..<20 {
             for (label, extra, environment) in ways {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: binary)
-                process.arguments = ["backlinks", name, "--vault", vault.path, "--db", database, "--json"] + extra
-                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
+                let arguments = [binary, "backlinks", name, "--vault", vault.path, "--db", database, "--json"] + extra
+                let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
                 let started = clock.now
-                try process.run()
-                process.waitUntilExit()
+                try Self.spawnAndWait(arguments, environment: variables)
                 samples[label, default: []].append((clock.now - started).inMilliseconds)
             }
         }
@@ -122,6 +117,23 @@ struct WatchBenchmark {
             print(String(format: "  %-44@ p50 %.1f ms · p95 %.1f ms", "rhizome backlinks (\(label))" as NSString,
                          Measurements.percentile(sorted, 0.5), Measurements.percentile(sorted, 0.95)))
         }
+    }
+
+    /// posix_spawn and waitpid, output to /dev/null: Foundation's `Process.waitUntilExit` notices the exit
+    /// only at its run loop's next turn (up to ~50 ms late here), which would be most of what is measured.
+    private static func spawnAndWait(_ arguments: [String], environment: [String]) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0 else { throw BenchmarkError.changeNeverSeen("cannot start \(arguments[0])") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
     /// Moves the vault folder away, edits a note in it, copies it back with `cp copyFlag` (`-a` keeps the
