@@ -437,15 +437,9 @@ import RhizomeTestSupport
 
     @Test func whenTheOtherWatcherStopsTheServerTakesOverWatching() throws {
         let vault = try TemporaryVault(copying: Fixtures.vaultExample)
-        let watcher = try ChildProcess(
-            executable: try #require(RhizomeBinary.url), arguments: ["watch", "--vault", vault.path, "--db", vault.databasePath],
-            environment: MCPSession.environment(vault))
+        let (watcher, session) = try Self.servedBesideAWatcher(vault)
         defer { watcher.stop() }
-        try #require(watcher.outputLine(within: .seconds(20)) { $0.contains("ready") } != nil, "rhizome watch never got ready: \(watcher.errorText)")
-        let session = try MCPSession(vault: vault)
         defer { session.child.stop() }
-        _ = try session.initialize()
-        #expect(try session.call("backlinks", ["note": "SQLite FTS5 docs"]).body["freshness"]["state"] == "watched-by-other-process")
 
         watcher.send(signal: SIGTERM)
         #expect(watcher.waitForExit(within: .seconds(10)) == .exited(0))
@@ -468,15 +462,9 @@ import RhizomeTestSupport
     /// is reported as `unresponsive`, not as keeping the index current.
     @Test func afterATakeoverTheFirstAnswerHoldsTheChangesMadeWhileNobodyWatched() throws {
         let vault = try TemporaryVault(copying: Fixtures.vaultExample)
-        let watcher = try ChildProcess(
-            executable: try #require(RhizomeBinary.url), arguments: ["watch", "--vault", vault.path, "--db", vault.databasePath],
-            environment: MCPSession.environment(vault))
+        let (watcher, session) = try Self.servedBesideAWatcher(vault)
         defer { watcher.stop() }
-        try #require(watcher.outputLine(within: .seconds(20)) { $0.contains("ready") } != nil, "rhizome watch never got ready: \(watcher.errorText)")
-        let session = try MCPSession(vault: vault)
         defer { session.child.stop() }
-        _ = try session.initialize()
-        #expect(try session.call("backlinks", ["note": "SQLite FTS5 docs"]).body["freshness"]["state"] == "watched-by-other-process")
 
         watcher.send(signal: SIGSTOP)
         usleep(2_500_000)
@@ -514,5 +502,23 @@ import RhizomeTestSupport
             #expect(sources.contains("Ideas/Saved \(round).md"), "round \(round): \(sources)")
         }
         #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
+    }
+
+    /// `rhizome watch` on the vault, ready, and an initialized MCP server beside it, which answers from that
+    /// watcher's index and says so.
+    private static func servedBesideAWatcher(_ vault: TemporaryVault) throws -> (watcher: ChildProcess, session: MCPSession) {
+        let watcher = try ChildProcess(
+            executable: try #require(RhizomeBinary.url), arguments: ["watch", "--vault", vault.path, "--db", vault.databasePath],
+            environment: MCPSession.environment(vault))
+        do {
+            try #require(watcher.outputLine(within: .seconds(20)) { $0.contains("ready") } != nil, "rhizome watch never got ready: \(watcher.errorText)")
+            let session = try MCPSession(vault: vault)
+            _ = try session.initialize()
+            #expect(try session.call("backlinks", ["note": "SQLite FTS5 docs"]).body["freshness"]["state"] == "watched-by-other-process")
+            return (watcher, session)
+        } catch {
+            watcher.stop()
+            throw error
+        }
     }
 }
