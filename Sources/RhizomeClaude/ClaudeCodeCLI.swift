@@ -98,21 +98,27 @@ final class CLIRun: @unchecked Sendable {
     func start(
         input: String, firstByteTimeout: Duration, totalTimeout: Duration, onText: @escaping @Sendable (String) -> Void
     ) async throws -> (AnthropicClient.Answer, costUSD: Double?) {
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
+        // Pipes closed on exec from the start (Foundation's `Pipe` is not, and on Linux it closes other
+        // descriptors in a child from a list made before the spawn): a process another thread starts meanwhile
+        // must not keep our end of `claude`'s input open, or `claude` would wait for the end of its prompt
+        // until that process exits. The child gets its ends as 0, 1 and 2 (dup2 clears the flag); the parent
+        // closes them once it has started.
+        let stdin = try ClosedOnExecPipe(), stdout = try ClosedOnExecPipe(), stderr = try ClosedOnExecPipe()
+        process.standardInput = stdin.reading
+        process.standardOutput = stdout.writing
+        process.standardError = stderr.writing
         do { try process.run() } catch {
             throw ClaudeError.cliUnavailable(reason: "cannot start \(process.executableURL?.path ?? "claude") (\(error.localizedDescription))")
         }
+        for childEnd in [stdin.reading, stdout.writing, stderr.writing] { try? childEnd.close() }
         // The prompt, then end of input; a CLI that exits early must not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        let writer = stdin.fileHandleForWriting
+        let writer = stdin.writing
         DispatchQueue.global().async {
             try? writer.write(contentsOf: Data(input.utf8))
             try? writer.close()
         }
-        let errors = stderr.fileHandleForReading
+        let errors = stderr.reading
         let errorsDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async { [self] in
             while true {
@@ -143,7 +149,7 @@ final class CLIRun: @unchecked Sendable {
         var parser = StreamJSONParser(onText: onText)
         let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
         lock.withLock { lineContinuation = continuation }
-        Self.readLines(of: stdout.fileHandleForReading, into: continuation)
+        Self.readLines(of: stdout.reading, into: continuation)
         if process.isRunning == false && lock.withLock({ expiry }) != nil { continuation.finish() }
         for try await line in lines {
             lock.withLock { sawOutput = true }
@@ -274,3 +280,28 @@ struct StreamJSONParser {
         }
     }
 }
+
+/// A pipe whose two ends are closed on exec (`pipe2(O_CLOEXEC)` where there is one: no moment when a
+/// process started by another thread could inherit them).
+struct ClosedOnExecPipe {
+    let reading: FileHandle
+    let writing: FileHandle
+
+    init() throws(ClaudeError) {
+        var ends: [Int32] = [-1, -1]
+        #if os(Linux)
+        let status = linuxPipe2(&ends, O_CLOEXEC)
+        #else
+        let status = pipe(&ends)
+        if status == 0 { for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) } }
+        #endif
+        guard status == 0 else { throw .cliUnavailable(reason: "cannot make a pipe for `claude` (\(String(cString: strerror(errno))))") }
+        reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        writing = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    }
+}
+
+#if os(Linux)
+// pipe2 is a GNU extension the Glibc module does not export; glibc has it since 2.9.
+@_silgen_name("pipe2") private func linuxPipe2(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+#endif

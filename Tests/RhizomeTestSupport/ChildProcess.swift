@@ -39,6 +39,11 @@ public final class ChildProcess: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
+        // Closed on exec: another test's process started meanwhile must not keep this child's input open
+        // (it would never see its end) nor its output (`ClaudeCodeCLI` does the same).
+        for pipe in [input, outputPipe, errorPipe] {
+            for handle in [pipe.fileHandleForReading, pipe.fileHandleForWriting] { _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC) }
+        }
         process.standardInput = input
         process.standardOutput = outputPipe
         process.standardError = errorPipe
