@@ -99,46 +99,6 @@ import RhizomeTestSupport
         }
     }
 
-    /// Processes that another thread starts while `claude` runs (here 3-second `sleep`s spawned with no
-    /// file actions, so they inherit every descriptor not closed on exec) must not hold `claude`'s input or
-    /// output open: the fake reads its prompt to the end (`cat`), and would wait for those processes.
-    @Test func `processes started meanwhile by another thread do not hold the CLI's pipes open`() async throws {
-        let fake = try FakeClaude([Self.assistant, Self.result].joined(separator: "\n"))
-        final class Spawner: @unchecked Sendable {
-            let lock = NSLock()
-            var running = true
-            var pids: [pid_t] = []
-        }
-        let spawner = Spawner()
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            // Every 2 ms, at most 300: enough to land in any window, few enough not to load the machine.
-            while spawner.lock.withLock({ spawner.running && spawner.pids.count < 300 }) {
-                var pid: pid_t = 0
-                let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("3"), nil]
-                if posix_spawn(&pid, "/bin/sleep", nil, nil, argv, nil) == 0 { spawner.lock.withLock { spawner.pids.append(pid) } }
-                argv.forEach { free($0) }
-                usleep(2_000)
-            }
-            done.signal()
-        }
-        defer {
-            spawner.lock.withLock { spawner.running = false }
-            done.wait()
-            for pid in spawner.lock.withLock({ spawner.pids }) {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                waitpid(pid, &status, 0)
-            }
-        }
-        usleep(20_000)
-        let clock = ContinuousClock()
-        let started = clock.now
-        let (answer, _) = try await fake.cli.run(system: "s", prompt: "p", model: "m", environment: [:], onText: { _ in })
-        #expect(answer.text == "SQLite was chosen [1].")
-        #expect(clock.now - started < .milliseconds(2_500), "a sleep (3 s) that inherited a pipe kept it open")
-    }
-
     @Test func `a CLI that says nothing is stopped at the first-byte limit`() async throws {
         let fake = try FakeClaude("sleep 30")
         var cli = fake.cli
