@@ -297,7 +297,8 @@ public final class VaultMCPServer: @unchecked Sendable {
             if let state = other.state, [.behind, .settling, .vaultMissing].contains(state) {
                 return Freshness(state: state.rawValue, watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt, reason: state.reason)
             }
-            if other.isWatched, !other.vouches() {
+            // Applying a batch (`pending`) is still watching; a heartbeat that stopped is not.
+            if other.isWatched, !other.isBeating() {
                 let silence = other.heartbeat.map { "has not been heard from for \(Int(-$0.timeIntervalSinceNow)) s" } ?? "does not say how current it is"
                 return Freshness(state: "unresponsive", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt,
                                  reason: "the process that watches the vault \(silence) (stopped, or busy); answers may miss recent changes")

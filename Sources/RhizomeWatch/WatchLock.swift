@@ -167,8 +167,12 @@ public struct ActiveWatcher: Sendable, Equatable {
     /// Whether the watcher vouches that the index holds every change to the vault it has seen: it is
     /// `current`, nothing is waiting to be applied, and its heartbeat is recent.
     public func vouches(now: Date = Date()) -> Bool {
-        guard isWatched, state == .current, !isPending, let heartbeat else { return false }
-        let age = now.timeIntervalSince(heartbeat)
-        return age < Self.heartbeatLimit && age > -Self.heartbeatLimit
+        isWatched && state == .current && !isPending && isBeating(now: now)
+    }
+
+    /// Whether the heartbeat is recent: the watcher is alive and watching (it may be applying changes).
+    public func isBeating(now: Date = Date()) -> Bool {
+        guard let heartbeat else { return false }
+        return abs(now.timeIntervalSince(heartbeat)) < Self.heartbeatLimit
     }
 }

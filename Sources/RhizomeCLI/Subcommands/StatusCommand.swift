@@ -174,8 +174,7 @@ struct StatusCommand: RhizomeSubcommand {
             state = watcher.state?.rawValue
             reason = watcher.state?.reason
             // Applying a batch is being current; a heartbeat that stopped is not.
-            let beating = watcher.heartbeat.map { abs(now.timeIntervalSince($0)) < ActiveWatcher.heartbeatLimit } ?? false
-            if watcher.isWatched, watcher.state == .current, !beating {
+            if watcher.isWatched, watcher.state == .current, !watcher.isBeating(now: now) {
                 state = "unresponsive"
                 let silence = watcher.heartbeat.map { "no heartbeat for \(Int(now.timeIntervalSince($0))) s" } ?? "no heartbeat"
                 reason = "the watching process is not responding (\(silence): stopped, or busy); queries walk the vault meanwhile"
