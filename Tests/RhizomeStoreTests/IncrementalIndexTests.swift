@@ -113,12 +113,7 @@ import RhizomeTestSupport
 
     /// A dangling symlink is not part of the vault: its note leaves the index, as a rebuild would leave it out.
     @Test func brokenSymlinkIsReportedAndItsNoteLeavesTheIndex() throws {
-        let vault = try TemporaryVault()
-        try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
-        let outsideNote = vault.outside.appendingPathComponent("Shared.md")
-        try Data("[[A]]\n".utf8).write(to: outsideNote)
-        try vault.write("A.md", "[[Shared]]\n")
-        try vault.symlink("Shared.md", to: outsideNote.path)
+        let (vault, outsideNote) = try vaultWithASymlinkedNote()
         let first = try vault.index()
         #expect(first.notes == 2)
         #expect(try target(of: "Shared", in: "A", vault) == "Shared.md")
@@ -145,12 +140,7 @@ import RhizomeTestSupport
     /// reason keeps what was indexed: here a target whose name is too long to look up (ENAMETOOLONG, which
     /// root meets too; permission denied and I/O errors take the same path).
     @Test func aSymlinkThatCannotBeFollowedKeepsItsEntry() throws {
-        let vault = try TemporaryVault()
-        try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
-        let outsideNote = vault.outside.appendingPathComponent("Shared.md")
-        try Data("[[A]]\n".utf8).write(to: outsideNote)
-        try vault.write("A.md", "[[Shared]]\n")
-        try vault.symlink("Shared.md", to: outsideNote.path)
+        let (vault, outsideNote) = try vaultWithASymlinkedNote()
         #expect(try vault.index().notes == 2)
         try vault.remove("Shared.md")
         try vault.symlink("Shared.md", to: vault.outside.path + "/" + String(repeating: "n", count: 300) + ".md")
@@ -412,4 +402,15 @@ import RhizomeTestSupport
         #expect(try store.note(try #require(try store.resolveNote("Nested"))).links.count >= 1)
         #expect(try store.outgoingLinks(of: try #require(try store.resolveNote("Openers")).id).map(\.target) == ["Target.md"])
     }
+}
+
+/// `A.md` linking `[[Shared]]`, and `Shared.md`, a symlink to a note outside the vault that links back.
+private func vaultWithASymlinkedNote() throws -> (vault: TemporaryVault, outsideNote: URL) {
+    let vault = try TemporaryVault()
+    try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
+    let outsideNote = vault.outside.appendingPathComponent("Shared.md")
+    try Data("[[A]]\n".utf8).write(to: outsideNote)
+    try vault.write("A.md", "[[Shared]]\n")
+    try vault.symlink("Shared.md", to: outsideNote.path)
+    return (vault, outsideNote)
 }
