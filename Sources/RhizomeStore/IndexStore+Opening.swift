@@ -89,6 +89,14 @@ extension IndexStore {
     /// What the database holds, read before anything is written to it. A new file that another connection is
     /// switching to WAL mode answers "database is locked" at once (see `configure`): that answer is tried
     /// again for as long as the busy timeout would have waited.
+    /// Whether `name` is a table or view of Rhizome's schema (any version), FTS5's shadow tables included.
+    static func isRhizomeTable(_ name: String) -> Bool {
+        name.hasPrefix("note_fts") || IndexSchema.migrations.contains { migration in
+            migration.contains("CREATE TABLE \(name) ") || migration.contains("CREATE TABLE \(name)(")
+                || migration.contains("CREATE VIEW \(name) ") || migration.contains("CREATE TABLE IF NOT EXISTS \(name) ")
+        }
+    }
+
     static func contents(of connection: SQLiteConnection, path: String) throws(StoreError) -> Contents {
         let deadline = ContinuousClock.now + .milliseconds(Int(SQLiteConnection.busyTimeoutMilliseconds))
         while true {
@@ -101,6 +109,9 @@ extension IndexStore {
                 let version = try userVersion(connection)
                 if tables.isEmpty && version == 0 { return .empty }
                 if version > 0 && tables.contains("meta") && tables.contains("file") { return .rhizome }
+                // Only Rhizome's own tables, not all there yet: an index another process is creating, read
+                // between its steps. Not another application's database; not an index yet either.
+                if tables.allSatisfy(isRhizomeTable) { return .empty }
                 return .foreign(tables: tables)
             } catch {
                 guard case .sqlite(let code, let message, _) = error else { throw error }
