@@ -353,7 +353,9 @@ final class Watchdog: @unchecked Sendable {
     private let lock = NSLock()
     private var firstByteSeen = false
     private var expiry: Expiry?
-    private var timer: Task<Void, Never>?
+    /// A dispatch timer on a queue of our own, not a task: it must fire even when every thread of the
+    /// concurrency pool is busy.
+    private let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "rhizome.anthropic.watchdog"))
 
     init(transfer: StreamingTransfer, firstByteTimeout: Duration, deadline: ContinuousClock.Instant) {
         self.transfer = transfer
@@ -367,27 +369,20 @@ final class Watchdog: @unchecked Sendable {
 
     func start() {
         let firstByteDeadline = ContinuousClock.now + firstByteTimeout
-        timer = Task { [self] in
-            while !Task.isCancelled {
-                let now = ContinuousClock.now
-                let (seen, done) = lock.withLock { (firstByteSeen, expiry != nil) }
-                if done { return }
-                if now >= deadline {
-                    lock.withLock { expiry = .total }
-                    transfer.cancel()
-                    return
-                }
-                if !seen && now >= firstByteDeadline {
-                    lock.withLock { expiry = .firstByte }
-                    transfer.cancel()
-                    return
-                }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
+        timer.schedule(deadline: .now(), repeating: .milliseconds(50))
+        timer.setEventHandler { [self] in
+            let now = ContinuousClock.now
+            let seen = lock.withLock { firstByteSeen }
+            let reason: Expiry? = now >= deadline ? .total : (!seen && now >= firstByteDeadline ? .firstByte : nil)
+            guard let reason else { return }
+            lock.withLock { expiry = reason }
+            timer.cancel()
+            transfer.cancel()
         }
+        timer.resume()
     }
 
-    func stop() { timer?.cancel() }
+    func stop() { timer.cancel() }
 }
 
 extension String {

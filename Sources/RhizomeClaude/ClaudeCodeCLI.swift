@@ -69,6 +69,9 @@ public struct ClaudeCodeCLI: Sendable {
 
 /// One `claude` process: its output parsed line by line as it arrives.
 final class CLIRun: @unchecked Sendable {
+    /// The watchdog's and `terminate()`'s timers: a serial queue of our own gets a thread even when Dispatch's
+    /// global queues have none free.
+    private static let timers = DispatchQueue(label: "rhizome.claude-cli.timers")
     private let process = Process()
     private let lock = NSLock()
     private var stderrTail = Data()
@@ -86,11 +89,11 @@ final class CLIRun: @unchecked Sendable {
     /// it that outlives it (a `sleep` in a killed shell script does) holds its output open.
     func terminate() {
         let lines = lock.withLock { lineContinuation }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { lines?.finish() }
+        Self.timers.asyncAfter(deadline: .now() + 0.5) { lines?.finish() }
         guard process.isRunning else { return }
         process.terminate()
         let process = self.process
-        DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+        Self.timers.asyncAfter(deadline: .now() + 2) {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // not a pid reused since
         }
     }
@@ -113,14 +116,16 @@ final class CLIRun: @unchecked Sendable {
         for childEnd in [stdin.reading, stdout.writing, stderr.writing] { try? childEnd.close() }
         // The prompt, then end of input; a CLI that exits early must not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        // Blocking reads and writes on threads of their own: never on Dispatch's global queues, whose few
+        // threads (one per core) the timers below need.
         let writer = stdin.writing
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             try? writer.write(contentsOf: Data(input.utf8))
             try? writer.close()
         }
         let errors = stderr.reading
         let errorsDone = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { [self] in
+        Thread.detachNewThread { [self] in
             while true {
                 let data = errors.availableData
                 if data.isEmpty { break }
@@ -132,7 +137,7 @@ final class CLIRun: @unchecked Sendable {
             errorsDone.signal()
         }
         // A dispatch timer, not a task: it must fire even when every thread of the concurrency pool is busy.
-        let watchdog = DispatchSource.makeTimerSource(queue: .global())
+        let watchdog = DispatchSource.makeTimerSource(queue: Self.timers)
         let started = ContinuousClock.now
         watchdog.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
         watchdog.setEventHandler { [self] in
@@ -165,7 +170,10 @@ final class CLIRun: @unchecked Sendable {
         }
         // A child of `claude` that outlives it may hold standard error open, and Foundation may reap the
         // process only once its pipes close: wait for neither longer than a moment (without blocking a thread).
-        for _ in 0..<50 where errorsDone.wait(timeout: .now()) == .timedOut { try? await Task.sleep(for: .milliseconds(20)) }
+        let errorsDeadline = ContinuousClock.now + .seconds(1)
+        while errorsDone.wait(timeout: .now()) == .timedOut && ContinuousClock.now < errorsDeadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         let exitDeadline = ContinuousClock.now + .seconds(2)
         while process.isRunning && ContinuousClock.now < exitDeadline { try? await Task.sleep(for: .milliseconds(20)) }
         if let failure = parser.failure { throw ClaudeError.cliFailed(message: failure) }

@@ -85,7 +85,7 @@ public final class VaultMCPServer: @unchecked Sendable {
         }
 
         // Watching is taken over as soon as the process that watched stops, not when the next call comes.
-        let keeper = DispatchSource.makeTimerSource(queue: .global())
+        let keeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "rhizome.mcp.takeover"))
         keeper.schedule(deadline: .now() + Self.takeoverInterval, repeating: Self.takeoverInterval)
         keeper.setEventHandler { [weak self] in self?.takeOverWatchingIfAbandoned(waiting: false) }
         keeper.resume()
@@ -217,9 +217,9 @@ public final class VaultMCPServer: @unchecked Sendable {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { return }
             let databasePath = self.databasePath
-            // Polls a file: on a thread of its own, not one of the concurrency pool's.
+            // Polls a file: on a thread of its own, not one of the concurrency pool's or Dispatch's global queues'.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     _ = VaultWatcher.activeWatcherOnceApplied(databasePath: databasePath, timeout: remaining)
                     continuation.resume()
                 }
