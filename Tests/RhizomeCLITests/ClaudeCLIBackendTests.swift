@@ -4,7 +4,7 @@ import RhizomeTestSupport
 
 /// `explore --backend claude-cli`: the Claude Code CLI instead of an API key, here a fake `claude` on PATH
 /// that prints `stream-json` as the real one does.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ClaudeCLIBackendTests {
+@Suite(.ownThread, .serialized, .timeLimit(.minutes(1))) struct ClaudeCLIBackendTests {
     static let question = "What is the decision on SQLite and FTS5?"
 
     /// A folder holding an executable `claude` (POSIX sh) that records its arguments and prints `lines`.

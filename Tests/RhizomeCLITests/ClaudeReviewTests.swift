@@ -3,7 +3,7 @@ import Testing
 import RhizomeTestSupport
 
 /// What a review of explore and reflect found, end to end through the CLI.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ClaudeReviewTests {
+@Suite(.serialized, .ownThread, .timeLimit(.minutes(1))) struct ClaudeReviewTests {
     @Test func `every citation links to the note it quotes, even where two notes share a name`() async throws {
         // Vault-Example has two `Index.md` and two `Meeting notes.md`: `[[Index]]` names only one of each.
         let citations = (1...20).map { "[\($0)]" }.joined(separator: " ")
@@ -54,7 +54,7 @@ import RhizomeTestSupport
 }
 
 /// Questions and notes in Chinese, Japanese or Korean, which have no spaces between words.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ClaudeCJKTests {
+@Suite(.serialized, .ownThread, .timeLimit(.minutes(1))) struct ClaudeCJKTests {
     @Test func `a question written without spaces finds the note that uses its words, and the budget counts its characters`() async throws {
         let fixture = try ClaudeVault()
         let body = String(repeating: "我们选择了SQLite作为索引，因为它只是一个文件。", count: 200)

@@ -6,7 +6,7 @@ import RhizomeTestSupport
 /// `rhizome explore` end to end on a copy of Vault-Example, against a fake Messages API on loopback that
 /// speaks real HTTP and SSE: what the user sees, what was sent, what the ledger records, the budget, the
 /// vault config — and that the key never comes back out.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThread, .timeLimit(.minutes(1)))
 struct ExploreCommandTests {
     static let question = "What is the decision on SQLite and FTS5?"
     static let adr = "Projects/Rhizome/Decisions/ADR-001 Use SQLite.md"

@@ -4,7 +4,7 @@ import RhizomeTestSupport
 
 /// Tool calls run side by side, each within a time limit, and can be cancelled: the real `rhizome mcp`
 /// process driven over stdio, with short `--timeout`s so each scenario takes a few seconds.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct MCPConcurrencyTests {
+@Suite(.ownThread, .serialized, .timeLimit(.minutes(2))) struct MCPConcurrencyTests {
     /// A query that never ends by itself: SQLite counts forever.
     static let endlessSQL: AnyJSON = ["sql": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"]
 

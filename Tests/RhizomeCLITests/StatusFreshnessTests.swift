@@ -6,7 +6,7 @@ import RhizomeTestSupport
 /// `rhizome status` tells the truth about the index: its own files, kept inside the vault, are not files of
 /// the vault, and it tells the last run (which may have found nothing to do) from the last change. The
 /// real binary on a real vault.
-@Suite(.serialized) struct StatusFreshnessTests {
+@Suite(.serialized, .ownThread) struct StatusFreshnessTests {
     @Test func `with the index inside the vault, status counts none of its files as changed, run after run`() throws {
         let vault = try TemporaryVault()
         try vault.write("A.md", "[[B]]\n")

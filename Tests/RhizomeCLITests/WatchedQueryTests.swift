@@ -12,7 +12,7 @@ import Darwin
 /// sees a change saved just before it; a watcher that is stopped (SIGSTOP) or gone vouches for nothing, and
 /// queries walk as without one. Whether a query walked is read from the indexer's phase trace
 /// (`RHIZOME_TRACE_PHASES=1` prints a `phases:` line for every indexing run).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WatchedQueryTests {
+@Suite(.serialized, .ownThread, .timeLimit(.minutes(2))) struct WatchedQueryTests {
     @Test func aQueryBesideALiveWatcherSkipsTheWalkAndStillSeesAChangeSavedJustBefore() throws {
         let vault = try TemporaryVault(copying: Fixtures.vaultExample)
         let watcher = try launchWatch(vault)

@@ -4,7 +4,7 @@ import Testing
 import RhizomeTestSupport
 
 /// What a review of the client and of reflect's inputs found: each now handled.
-@Suite(.timeLimit(.minutes(1))) struct AnthropicClientReviewTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct AnthropicClientReviewTests {
     @Test func `retry-after that is not a finite number of seconds is ignored, and an HTTP date is honoured`() {
         #expect(AnthropicClient.retryAfter("2") == .seconds(2))
         #expect(AnthropicClient.retryAfter(" 0.5 ") == .milliseconds(500))

@@ -6,7 +6,7 @@ import Testing
 /// The Messages API client against a fake API on loopback that speaks real HTTP and SSE: what the user gets
 /// (text, model, usage, errors), what was sent, retries and timeouts, cancellation — and that the key
 /// never comes back out.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.ownThread, .serialized, .timeLimit(.minutes(1)))
 struct AnthropicClientTests {
     static let key = "sk-ant-test-SECRET-1234"
 
@@ -391,7 +391,7 @@ struct AnthropicClientTests {
         defer { server.stop() }
         let recorder = Recorder()
 
-        let task = Task { await Self.call(server, recorder: recorder) }
+        let task = Task(executorPreference: OwnThreadTrait.executor) { await Self.call(server, recorder: recorder) }
         try await Self.waitUntil { !recorder.pieces.isEmpty }
         let cancelledAt = ContinuousClock.now
         task.cancel()
@@ -406,7 +406,7 @@ struct AnthropicClientTests {
         let server = try FakeAnthropicServer(script: [Replies.slowFirstByte(.seconds(20))])
         defer { server.stop() }
 
-        let task = Task { await Self.call(server) }
+        let task = Task(executorPreference: OwnThreadTrait.executor) { await Self.call(server) }
         try await Self.waitUntil { server.requests.count == 1 }
         let cancelledAt = ContinuousClock.now
         task.cancel()
@@ -421,7 +421,7 @@ struct AnthropicClientTests {
         defer { server.stop() }
         let recorder = Recorder()
 
-        let task = Task { await Self.call(server, Self.settings(server) { $0.totalTimeout = .seconds(40) }, recorder: recorder) }
+        let task = Task(executorPreference: OwnThreadTrait.executor) { await Self.call(server, Self.settings(server) { $0.totalTimeout = .seconds(40) }, recorder: recorder) }
         try await Self.waitUntil { !recorder.retries.isEmpty }
         let cancelledAt = ContinuousClock.now
         task.cancel()

@@ -5,7 +5,7 @@ import RhizomeTestSupport
 
 /// `--backend claude-cli` against a fake `claude` executable: a shell script that records how it was run
 /// and prints `stream-json` lines, as the real CLI does.
-@Suite(.timeLimit(.minutes(1))) struct ClaudeCodeCLITests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct ClaudeCodeCLITests {
     /// A temp folder with an executable `claude` whose body is `script` (POSIX sh). It records its arguments,
     /// standard input and environment next to itself.
     final class FakeClaude {
@@ -114,7 +114,7 @@ import RhizomeTestSupport
     @Test func `cancelling stops the CLI promptly`() async throws {
         let fake = try FakeClaude([Self.start, Self.delta("Thinking"), "sleep 30", Self.result].joined(separator: "\n"))
         let cli = fake.cli
-        let task = Task { try await cli.run(system: "s", prompt: "p", model: "m", environment: [:], onText: { _ in }) }
+        let task = Task(executorPreference: OwnThreadTrait.executor) { try await cli.run(system: "s", prompt: "p", model: "m", environment: [:], onText: { _ in }) }
         try await Task.sleep(for: .milliseconds(300))
         let clock = ContinuousClock()
         let cancelled = clock.now

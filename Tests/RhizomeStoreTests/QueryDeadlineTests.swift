@@ -6,7 +6,7 @@ import RhizomeTestSupport
 
 /// A deadline set on a store's connection ends SQL inside SQLite and Dataview between rows, with a typed
 /// error; cancelling it ends the work at once. On a real index of a small, densely linked vault.
-@Suite struct QueryDeadlineTests {
+@Suite(.ownThread) struct QueryDeadlineTests {
     static let endlessSQL = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
 
     static func indexedDenseVault() throws -> TemporaryVault {
