@@ -36,7 +36,10 @@ public struct VaultEditor {
     /// path) to `destination` (a vault-relative path; an existing folder or a path ending in `/` means
     /// into that folder). Throws when the move is not allowed or would break a link.
     public func planMove(_ source: String, to destination: String) throws(EditError) -> MovePlan {
+        var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "plan")
+        defer { phases.finish() }
         let files = try walk()
+        phases.mark("walk")
         let sourcePath = try resolveSource(source, files: files)
         let isFolder = files.folders.contains(sourcePath) || FileSystemEntry.at(vaultPath + "/" + sourcePath) == .directory
         let destinationPath = try resolveDestination(destination, source: sourcePath, isFolder: isFolder, files: files)
@@ -54,8 +57,11 @@ public struct VaultEditor {
         }
         for old in moves.keys.sorted() { try checkMovable(old, files: files) }
 
+        phases.mark("paths")
         let planner = RelinkPlanner(filePaths: allPaths, moves: moves, format: settings.newLinkFormat)
+        phases.mark("planner")
         var sourcePaths = Set(try storeCall { try store.linkSources(withLinkKeys: planner.affectedKeys) })
+        phases.mark("link sources")
         sourcePaths.formUnion(moves.keys.filter { VaultFileKind(path: $0).isParsed })
         var sources: [RelinkPlanner.Source] = []
         for path in sourcePaths.sorted() {
@@ -65,7 +71,9 @@ public struct VaultEditor {
             }
             sources.append(RelinkPlanner.Source(path: path, bytes: bytes))
         }
+        phases.mark("read sources")
         let result = planner.plan(sources)
+        phases.mark("relink")
         if !result.problems.isEmpty { throw .linksCannotBeKept(problems: result.problems) }
 
         // The journal's steps, in paths as spelled on disk: the move, then the rewrites at the new paths.
@@ -101,6 +109,7 @@ public struct VaultEditor {
                 resultStates[new] = VaultOperation.FileState(bytes: bytes)
             }
         }
+        phases.mark("steps and states")
         let linkCount = changes.reduce(0) { $0 + $1.edits.count }
         let summary = "mv \(sourcePath)\(isFolder ? "/" : "") → \(destinationPath)\(isFolder ? "/" : "") (\(moves.count) file\(moves.count == 1 ? "" : "s"), \(linkCount) link\(linkCount == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s"))"
         return MovePlan(
