@@ -11,7 +11,9 @@ import Darwin
 ///
 /// Hiding rules (OBSIDIAN-SEMANTICS.md): fenced code (``` and ~~~), inline code, HTML comments and
 /// backslash-escaped brackets hide links and tags; `%% … %%` comments do not. Fenced code, inline code
-/// and HTML comments hide inline fields too.
+/// and HTML comments hide inline fields too. A `%%` comment section (a line that starts with `%%` and does
+/// not close it, through the line that does) is one block, as a fence is: it holds no headings, list
+/// items, tasks or block ids, while its links, tags and inline fields count.
 public struct MarkdownContent: Sendable, Hashable {
     public var links: [LinkOccurrence] = []
     public var tags: [TagOccurrence] = []
@@ -67,7 +69,7 @@ private let backtick = UInt8(ascii: "`"), tilde = UInt8(ascii: "~"), hash = UInt
 private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]"), openParen = UInt8(ascii: "("), closeParen = UInt8(ascii: ")")
 private let bang = UInt8(ascii: "!"), lessThan = UInt8(ascii: "<"), greaterThan = UInt8(ascii: ">"), pipe = UInt8(ascii: "|")
 private let caret = UInt8(ascii: "^"), dash = UInt8(ascii: "-"), equals = UInt8(ascii: "="), star = UInt8(ascii: "*"), plus = UInt8(ascii: "+")
-private let colon = UInt8(ascii: ":"), underscore = UInt8(ascii: "_")
+private let colon = UInt8(ascii: ":"), underscore = UInt8(ascii: "_"), percent = UInt8(ascii: "%")
 
 private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -131,6 +133,7 @@ private struct Scanner {
         var start = 0
         let count = bytes.count
         var fence: (marker: UInt8, length: Int)? = nil
+        var inCommentSection = false
         var previousLineWasParagraph = false
         var previousLine = (start: 0, end: 0)
         while start < count || (start == count && count == 0) {
@@ -147,6 +150,17 @@ private struct Scanner {
             if let open = fence {
                 if isClosingFence(start, contentEnd, open) { fence = nil }
                 if recordsListLines, let owner = fenceOwner { recordListLine(start, contentEnd, line: line, owner: owner) }
+                previousLineWasParagraph = false
+            } else if inCommentSection || (!inHTMLComment && opensCommentSection(start, contentEnd)) {
+                // Opened here or on a line before; the first `%%` of a later line closes it.
+                let opening = !inCommentSection
+                if opening, tracksLists {
+                    let prefix = linePrefix(start, contentEnd)
+                    fenceOwner = lists.openFence(ListLineShape(quoteDepth: prefix.quoteDepth, indent: prefix.indent, isBlank: false))
+                }
+                inCommentSection = opening || !containsCommentMarker(start, contentEnd)
+                _ = scanLine(start, contentEnd, line: line, wasInComment: inHTMLComment, inCommentSection: true,
+                             previousLineWasParagraph: false, previousLine: previousLine)
                 previousLineWasParagraph = false
             } else if !inHTMLComment, let open = openingFence(start, contentEnd) {
                 fence = open
@@ -171,8 +185,10 @@ private struct Scanner {
     // MARK: Block structure
 
     /// Handles one line outside fenced code. Returns whether it is plain paragraph text (for setext headings).
+    /// On a line of a `%%` comment section (`inCommentSection`) only links, tags and fields are read; the
+    /// line belongs to the list item the section is indented into, if any.
     mutating func scanLine(
-        _ start: Int, _ end: Int, line: Int, wasInComment: Bool,
+        _ start: Int, _ end: Int, line: Int, wasInComment: Bool, inCommentSection: Bool = false,
         previousLineWasParagraph: Bool, previousLine: (start: Int, end: Int)
     ) -> Bool {
         var isParagraph = true
@@ -181,7 +197,7 @@ private struct Scanner {
         // Where the line's own text starts: after quote markers, and after the marker and checkbox of an item.
         var textStart = prefix.textStart
         var symbolEnd = textStart
-        if !wasInComment {
+        if !wasInComment && !inCommentSection {
             let indent = skipSpaces(start, end)
             if indent == end {
                 if tracksLists { _ = lists.advance(shape, line: line) }
@@ -224,7 +240,7 @@ private struct Scanner {
             }
             blockID(start, end, line: line)
         }
-        let owner = tracksLists ? lists.advance(shape, line: line) : nil
+        let owner = inCommentSection ? fenceOwner : tracksLists ? lists.advance(shape, line: line) : nil
         // As in Dataview, a task's fields are the task's, not the page's.
         let isTaskLine = owner?.isTask ?? false
         if (includesTaskFields || !isTaskLine) && mayHoldInlineField(textStart, end) {
@@ -334,6 +350,24 @@ private struct Scanner {
             for position in runEnd..<end where bytes[position] == backtick { return nil }
         }
         return (marker, length)
+    }
+
+    /// A line whose text (after indentation and quote markers) starts with `%%` that the line does not
+    /// close: `%%` alone, `%% a note that goes on`; not `%% hidden %%`.
+    func opensCommentSection(_ start: Int, _ end: Int) -> Bool {
+        let index = skipSpaces(skipQuoteMarkers(start, end), end)
+        guard index + 1 < end, bytes[index] == percent, bytes[index + 1] == percent else { return false }
+        return !containsCommentMarker(index + 2, end)
+    }
+
+    /// Whether `%%` occurs in `[start, end)`.
+    func containsCommentMarker(_ start: Int, _ end: Int) -> Bool {
+        var index = start
+        while index + 1 < end {
+            if bytes[index] == percent, bytes[index + 1] == percent { return true }
+            index += 1
+        }
+        return false
     }
 
     func isClosingFence(_ start: Int, _ end: Int, _ fence: (marker: UInt8, length: Int)) -> Bool {
