@@ -190,19 +190,28 @@ private func testCatalog(config: VaultConfig = VaultConfig()) throws -> SchemaCa
         #expect(finding.fix?.contains("did you mean `task`?") == true)
     }
 
-    @Test func `a type that is a list is a wrong type at the value`() throws {
-        let finding = try onlyFinding(check("---\ntype: [task, contact]\n---\n", in: try testCatalog()))
-        #expect(finding.code == .wrongType)
-        #expect(finding.severity == .error)
+    @Test func `a type that is a list names no type: the note is untyped, with an info finding at the value`() throws {
+        // kepano's vault template: `type` lists links to category notes.
+        let finding = try onlyFinding(check("---\ntype: [\"[[Cities]]\"]\nstatus: nonsense\n---\n", in: try testCatalog()))
+        #expect(finding.code == .untypedTypeValue)
+        #expect(finding.severity == .info)
         #expect((finding.line, finding.column) == (2, 7))
-        #expect(finding.message.contains("one text value"))
-        #expect(finding.message.contains("a list of 2"))
+        #expect(finding.message.contains("a list of 1"))
+        #expect(check("---\ntype: [task, contact]\n---\n", in: try testCatalog()).schemaType == nil)
     }
 
-    @Test func `a type that is a number is a wrong type`() throws {
+    @Test func `a type that is a number names no type either`() throws {
         let finding = try onlyFinding(check("---\ntype: 42\n---\n", in: try testCatalog()))
-        #expect(finding.code == .wrongType)
+        #expect(finding.code == .untypedTypeValue)
         #expect(finding.message.contains("the number `42`"))
+    }
+
+    @Test func `a note whose type is a list is still typed by its path`() throws {
+        let result = check("---\ntype: [\"[[Cities]]\"]\n---\n", path: "Logs/2026-11-26.md", in: try testCatalog())
+        #expect(result.schemaType == "log")
+        #expect(result.declaredType == nil)
+        #expect(result.findings.map(\.code).contains(.untypedTypeValue))
+        #expect(!result.findings.contains { $0.severity == .error && $0.message.contains("`type`") }, "\(result.findings.map(\.diagnosticDescription))")
     }
 
     @Test func `a note without a type and outside every path glob is not checked`() throws {

@@ -4,7 +4,7 @@
 public struct NoteChecker: Sendable {
     /// Bumped when a release changes what checks report for the same schemas: part of the catalog's
     /// fingerprint, so stored results from an older Rhizome are re-checked.
-    public static let version = "1"
+    public static let version = "2"  // 2: a `type:` that is not one text value is untyped (info), not an error
 
     public let catalog: SchemaCatalog
 
@@ -19,14 +19,14 @@ public struct NoteChecker: Sendable {
 
         let typing = catalog.classify(frontmatter, path: path)
         check.declaredType = typing.declaredType
-        switch typing.matchedBy {
-        case .invalidTypeValue:
-            let node = typing.declaredNode
+        if let node = typing.untypedValue {
             check.findings.append(Finding(
-                code: .wrongType, severity: .error,
-                message: "`type` should be one text value, found \(SchemaValidator.describe(node?.value ?? .null))",
-                path: path, line: node?.line, column: node?.column, fix: "write a single type, e.g. `type: project`"))
-            return check
+                code: .untypedTypeValue, severity: .info,
+                message: "`type` is \(SchemaValidator.describe(node.value)), not one text value, so it names no Rhizome type",
+                path: path, line: node.line, column: node.column,
+                fix: "nothing to do if `type` means something else in this vault; to give the note a Rhizome type, write one value (`type: project`)"))
+        }
+        switch typing.matchedBy {
         case .typeProperty where typing.schema == nil:
             let node = typing.declaredNode
             let value = typing.declaredType ?? ""
@@ -60,9 +60,11 @@ public struct NoteChecker: Sendable {
         }
         var validator = SchemaValidator(path: path)
         let anchor = typing.declaredNode.map { SchemaValidator.Location(line: $0.line, column: 1) } ?? SchemaValidator.Location(line: 1, column: 1)
-        // A note typed by its path needs no `type:` to say so.
+        // A note typed by its path needs no `type:` to say so; a `type:` that names no type is the vault's own
+        // property, not the schema's.
+        let entries = typing.untypedValue == nil ? frontmatter.entries : frontmatter.entries.filter { $0.key != "type" }
         validator.checkMapping(
-            frontmatter.entries, against: schema.frontmatter, keyPath: "", at: anchor,
+            entries, against: schema.frontmatter, keyPath: "", at: anchor,
             exempt: typing.matchedBy == .path ? ["type"] : [])
         check.findings += validator.findings
 

@@ -123,27 +123,30 @@ public struct SchemaCatalog: Sendable {
         return nil
     }
 
-    /// How a note is typed: by its `type:` property, else by the first schema whose `match.paths`
-    /// matches its path (vault schemas before built-in ones, then by type name).
+    /// How a note is typed: by its `type:` property when that is one text value, else by the first schema
+    /// whose `match.paths` matches its path (vault schemas before built-in ones, then by type name). A
+    /// `type:` that is a list, a number or a mapping names no Rhizome type (vaults use the key for their own
+    /// purposes, e.g. `type: ["[[Cities]]"]`): the note is typed as if it had none, and `untypedValue` says so.
     public func classify(_ frontmatter: Frontmatter?, path: String) -> NoteTyping {
+        var untypedValue: FrontmatterNode? = nil
         if let node = frontmatter?["type"], node.value != .null, node.value != .string("") {
-            guard let value = node.value.scalarText, case .string = node.value else {
-                return NoteTyping(declaredType: nil, declaredNode: node, schema: nil, matchedBy: .invalidTypeValue)
+            if let value = node.value.scalarText, case .string = node.value {
+                return NoteTyping(declaredType: value, declaredNode: node, schema: schema(forTypeValue: value), matchedBy: .typeProperty)
             }
-            return NoteTyping(declaredType: value, declaredNode: node, schema: schema(forTypeValue: value), matchedBy: .typeProperty)
+            untypedValue = node
         }
         for schema in schemas.filter({ !$0.isBuiltIn }) + schemas.filter(\.isBuiltIn)
         where schema.matchPaths.contains(where: { $0.matches(path) }) {
-            return NoteTyping(declaredType: nil, declaredNode: nil, schema: schema, matchedBy: .path)
+            return NoteTyping(declaredType: nil, declaredNode: nil, schema: schema, matchedBy: .path, untypedValue: untypedValue)
         }
-        return NoteTyping(declaredType: nil, declaredNode: nil, schema: nil, matchedBy: .none)
+        return NoteTyping(declaredType: nil, declaredNode: nil, schema: nil, matchedBy: .none, untypedValue: untypedValue)
     }
 }
 
 /// Which type a note has, and why.
 public struct NoteTyping: Sendable {
     public enum Reason: String, Sendable {
-        case typeProperty = "type-property", path, invalidTypeValue = "invalid-type-value", none
+        case typeProperty = "type-property", path, none
     }
 
     /// The note's `type:` value, if it has one.
@@ -152,4 +155,6 @@ public struct NoteTyping: Sendable {
     /// The schema it is checked against; nil for an unknown or absent type.
     public var schema: NoteSchema?
     public var matchedBy: Reason
+    /// A `type:` value that is not one text value, so names no type (the note is typed as if it had none).
+    public var untypedValue: FrontmatterNode? = nil
 }

@@ -81,6 +81,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     // Schema validation (per note).
     case schemaUnavailable = "schema-unavailable"
     case unknownType = "unknown-type"
+    /// `type:` holds a list, number or mapping: it names no type (info; the vault may use the key otherwise).
+    case untypedTypeValue = "untyped-type-value"
     case missingFrontmatter = "missing-frontmatter"
     case missingRequired = "missing-required"
     case wrongType = "wrong-type"
@@ -112,7 +114,7 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
 
     /// Codes produced by schema validation.
     public static let schemaCodes: Set<FindingCode> = [
-        .schemaUnavailable, .unknownType, .missingFrontmatter, .missingRequired, .wrongType, .notInEnum, .constMismatch,
+        .schemaUnavailable, .unknownType, .untypedTypeValue, .missingFrontmatter, .missingRequired, .wrongType, .notInEnum, .constMismatch,
         .patternMismatch, .invalidFormat, .outOfRange, .invalidLength, .invalidItemCount, .duplicateItems, .unknownKey,
         .idMismatch, .legacyKey, .unquotedLink, .duplicateID, .brokenReference, .ambiguousReference, .wrongReferenceType,
     ]
