@@ -538,8 +538,7 @@ public struct DataviewParser {
 
     private mutating func readTagName() -> String {
         let start = position
-        while let scalar = peek, scalar == "/" || scalar == "-" || scalar == "_" || TagSyntax.isTagScalar(scalar)
-            || (scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil)) {
+        while let scalar = peek, TagSyntax.continuesTag(scalar) {
             position += 1
         }
         return sourceText(from: start)

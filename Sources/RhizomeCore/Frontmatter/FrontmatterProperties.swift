@@ -29,16 +29,17 @@ struct FrontmatterProperties {
         for item in Self.scalarItems(of: node) {
             var name = Substring(item.text.trimmingSpaces)
             if name.hasPrefix("#") { name = name.dropFirst() }
+            if name.hasSuffix("/"), name.count > 1 { name = name.dropLast() }  // as Obsidian reads `tags: [a/]`
             if TagSyntax.isValidTagName(name) {
                 tags.append(TagOccurrence(name: UnicodeNormalization.nfc(String(name)), isFromFrontmatter: true, line: item.line, column: item.column))
             } else if !name.isEmpty {
-                let allDigits = name.allSatisfy(\.isNumber)
+                let allDigits = name.allSatisfy { $0.isASCII && $0.isNumber }
                 findings.append(Finding(
                     code: .invalidTagValue, severity: .warning,
-                    message: "`\(item.text)` is not a valid tag, so Obsidian ignores it (tags have no spaces or commas, and are not all digits)",
+                    message: "`\(item.text)` is not a valid tag, so Obsidian ignores it (tags have no spaces or punctuation such as `,` `.` `:` `&`, and are not all digits)",
                     path: path, line: item.line, column: item.column,
                     fix: allDigits ? "add a letter: `y\(name)`" : name.contains(",") || name.contains(" ")
-                        ? "write tags as a list: `tags: [a, b]`" : "use letters, digits, `_`, `-` and `/` only"))
+                        ? "write tags as a list: `tags: [a, b]`" : "leave out the punctuation (`_`, `-`, `/`, emoji and other symbols are allowed)"))
             }
         }
     }

@@ -125,6 +125,8 @@ private struct Scanner {
     var wrappedFields: [(open: Int, separator: Int, close: Int, syntax: InlineField.Syntax)] = []
     /// Where the HTML comment being skipped started on the current line.
     var commentStart = 0
+    /// Where the last link, code span, escape or tag of the current inline scan ended: a `#` there starts a tag.
+    var nodeEnd = -1
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -600,12 +602,14 @@ private struct Scanner {
             switch byte {
             case backslash:
                 index += 2
+                nodeEnd = index
             case backtick:
                 var runEnd = index
                 while runEnd < end, bytes[runEnd] == backtick { runEnd += 1 }
                 if let close = closingBacktickRun(length: runEnd - index, from: runEnd, to: end) {
                     if recordsHiddenRanges { hiddenRanges.append((index, close)) }
                     index = close
+                    nodeEnd = index
                 } else {
                     index = runEnd
                 }
@@ -621,8 +625,10 @@ private struct Scanner {
                 if index + 1 < end, bytes[index + 1] == openBracket {
                     if index + 2 < end, bytes[index + 2] == openBracket, let after = wikilink(index + 1, end, line: line, embedStart: index) {
                         index = after
+                        nodeEnd = index
                     } else if let after = markdownLink(index + 1, end, line: line, embedStart: index) {
                         index = after
+                        nodeEnd = index
                     } else {
                         index += 1
                     }
@@ -632,8 +638,10 @@ private struct Scanner {
             case openBracket:
                 if index + 1 < end, bytes[index + 1] == openBracket, let after = wikilink(index, end, line: line, embedStart: nil) {
                     index = after
+                    nodeEnd = index
                 } else if let after = markdownLink(index, end, line: line, embedStart: nil) {
                     index = after
+                    nodeEnd = index
                 } else {
                     index += 1
                 }
@@ -788,25 +796,18 @@ private struct Scanner {
         return false
     }
 
-    /// `#tag` at the start of a line or after whitespace; letters (any script), digits, `_`, `-`, `/`,
-    /// with at least one non-digit. Returns the index to continue from.
+    /// `#tag` (`TagSyntax` says which characters it holds). Returns the index to continue from.
     mutating func tag(_ index: Int, _ end: Int, line: Int) -> Int {
-        let atBoundary = index == lineStart || bytes[index - 1] == space || bytes[index - 1] == tab
-        guard atBoundary else { return index + 1 }
+        guard startsTag(at: index) else { return index + 1 }
         var position = index + 1
-        var hasNonDigit = false
         while position < end {
             let byte = bytes[position]
             if byte < 0x80 {
-                let isDigit = byte >= 48 && byte <= 57
-                let isLetter = (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
-                guard isDigit || isLetter || byte == UInt8(ascii: "_") || byte == dash || byte == UInt8(ascii: "/") else { break }
-                if !isDigit { hasNonDigit = true }
+                guard TagSyntax.asciiContinuesTag(byte) else { break }
                 position += 1
             } else {
                 let (scalar, length) = decodeScalar(at: position, end: end)
-                guard let scalar, TagSyntax.isTagScalar(scalar) else { break }
-                hasNonDigit = true
+                guard let scalar, TagSyntax.continuesTag(scalar) else { break }
                 position += length
             }
         }
@@ -814,10 +815,32 @@ private struct Scanner {
         let scanned = position
         if let doubled = find("//", from: index + 1, to: position) { position = doubled }
         while position > index + 1, bytes[position - 1] == UInt8(ascii: "/") { position -= 1 }
-        guard position > index + 1, hasNonDigit, bytes[index + 1] != UInt8(ascii: "/"),
+        guard position > index + 1, bytes[index + 1] != UInt8(ascii: "/"),
               bytes[(index + 1)..<position].contains(where: { $0 < 0x30 || $0 > 0x39 }) else { return max(scanned, index + 1) }
         content.tags.append(TagOccurrence(name: UnicodeNormalization.nfc(text(index + 1, position)), isFromFrontmatter: false, line: line, column: column(of: index)))
+        nodeEnd = scanned  // `#a#b`: a tag right after a tag is one too
         return scanned
+    }
+
+    /// Whether a `#` at `index` may start a tag: at the start of the line's text (after quote markers), after
+    /// whitespace (Unicode spaces too), or right after a piece of markup Obsidian's parser ends there: an
+    /// escape (`\[\[#Escaped`), a link or code span, another tag, an opening `[` or a table's `|`. After
+    /// other text or punctuation (`a#b`, `(#x)`, `.#x`) it is no tag.
+    func startsTag(at index: Int) -> Bool {
+        if index == lineStart || index == nodeEnd || index == skipQuoteMarkers(lineStart, index) { return true }
+        let previous = bytes[index - 1]
+        switch previous {
+        case space, tab, openBracket, pipe: return true
+        case 0xA0: return index >= 2 && bytes[index - 2] == 0xC2  // U+00A0
+        case 0x80:  // U+3000, U+2000, U+1680
+            return index >= 3 && ((bytes[index - 3] == 0xE3 && bytes[index - 2] == 0x80) || (bytes[index - 3] == 0xE2 && bytes[index - 2] == 0x80)
+                || (bytes[index - 3] == 0xE1 && bytes[index - 2] == 0x9A))
+        case 0x81...0x8A, 0xA8, 0xA9, 0xAF:  // U+2001–200A, U+2028, U+2029, U+202F
+            return index >= 3 && bytes[index - 3] == 0xE2 && bytes[index - 2] == 0x80
+        case 0x9F: return index >= 3 && bytes[index - 3] == 0xE2 && bytes[index - 2] == 0x81  // U+205F
+        case 0xBF: return index >= 3 && bytes[index - 3] == 0xEF && bytes[index - 2] == 0xBB  // U+FEFF
+        default: return false
+        }
     }
 
     // MARK: Byte helpers
