@@ -7,7 +7,7 @@ enum IndexSchema {
     /// The schema version this build writes (`PRAGMA user_version`).
     static let version = 5
     /// Bump when parsing or resolution changes what is stored for unchanged files: forces a full re-read.
-    static let parserVersion = "5"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions; 4: Dataview inline fields; 5: `%%` comment sections, Obsidian's tag characters
+    static let parserVersion = "6"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions; 4: Dataview inline fields; 5: `%%` comment sections, Obsidian's tag characters; 6: resolve keys of `.MD` files
 
     /// Secondary indexes, kept apart from the migrations so that a first (bulk) index can build them once
     /// at the end. `IndexStore` makes sure they exist on every open.

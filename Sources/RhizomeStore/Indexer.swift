@@ -228,6 +228,9 @@ public final class Indexer {
         }
 
         try store.setMeta("vault_checks_pending", "1")
+        // A new parser may key file names differently (6: `.MD` files): stored keys follow, or the candidate
+        // lookups of later small changes would miss those files. Every note is re-read in this run.
+        if forceReparse && !isColdIndex { try connection.transaction { try refreshResolveKeys() } }
 
         // (1) Structure: added files get rows, and added and removed files mark their resolve keys for
         // re-resolution. Removed files leave once the content is written (2b).
@@ -412,6 +415,17 @@ public final class Indexer {
         phases.mark("totals")
         report.milliseconds = milliseconds(since: started, clock: clock)
         return report
+    }
+
+    /// Rewrites the stored resolve keys that differ from what `LinkResolver` computes now.
+    private func refreshResolveKeys() throws {
+        let connection = store.connection
+        let stale = try connection.prepare("SELECT id, path, resolve_key FROM file").rows { row -> (id: Int64, key: String)? in
+            let key = LinkResolver<Int64>.resolveKey(ofFilePath: row.text(1))
+            return key == row.text(2) ? nil : (row.int(0), key)
+        }.compactMap { $0 }
+        let update = try connection.prepare("UPDATE file SET resolve_key = ? WHERE id = ?")
+        for (id, key) in stale { try update.bind(.text(key), .integer(id)).run() }
     }
 
     // MARK: Parsing

@@ -7,8 +7,11 @@ import RhizomeTestSupport
 /// Property test: after any sequence of creates, edits, deletes and renames, the incrementally
 /// maintained index equals a full rebuild of the same vault.
 @Suite struct IncrementalEquivalenceTests {
-    /// Includes a name ending in `.md` (file `Report.md.md`, linked as `[[Report.md]]`) and case twins.
-    static let names = ["Alpha", "beta", "Gamma", "alpha", "Delta note", "Café", "Zeta", "Eta", "Report.md"]
+    /// Includes a name ending in `.md` (file `Report.md.md`, linked as `[[Report.md]]`), case twins, and
+    /// `Café` in both Unicode forms (NFC, and NFD as macOS file names may be).
+    static let names = ["Alpha", "beta", "Gamma", "alpha", "Delta note", "Café", "Cafe\u{301}", "Zeta", "Eta", "Report.md"]
+    /// Mostly `.md`, sometimes in other letter cases (`FOO.MD`, `Note.Md`).
+    static let extensions = [".md", ".md", ".md", ".md", ".MD", ".Md"]
     static let folders = ["", "A", "A/B", "C", "a"]
 
     static func randomNote(_ random: inout SeededGenerator) -> String {
@@ -36,7 +39,7 @@ import RhizomeTestSupport
     static func randomPath(_ random: inout SeededGenerator) -> String {
         let folder = folders.randomElement(using: &random)!
         let name = names.randomElement(using: &random)!
-        return (folder.isEmpty ? "" : folder + "/") + name + ".md"
+        return (folder.isEmpty ? "" : folder + "/") + name + extensions.randomElement(using: &random)!
     }
 
     /// Each seed runs twice: incremental runs resolving against candidate files only (small changes) and

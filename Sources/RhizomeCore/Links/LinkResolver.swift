@@ -277,8 +277,9 @@ private struct FileTable: Sendable {
                 if byte >= 0x80 { return nil }
                 if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUppercase = true }
             }
+            // `.md` in any letter case (`FOO.MD` is a note, as `.Md` is): the key is lowercased, then stripped.
             var end = bytes.count
-            while end >= 3 && bytes[end - 3] == UInt8(ascii: ".") && bytes[end - 2] == UInt8(ascii: "m") && bytes[end - 1] == UInt8(ascii: "d") {
+            while end >= 3 && bytes[end - 3] == UInt8(ascii: ".") && bytes[end - 2] | 0x20 == UInt8(ascii: "m") && bytes[end - 1] | 0x20 == UInt8(ascii: "d") {
                 end -= 3
             }
             let kept = UnsafeBufferPointer(rebasing: bytes[..<end])
