@@ -200,6 +200,22 @@ public enum DataviewFunctions {
             guard case .list(let items) = first else { return .string(DataviewText.plain(first)) }
             return .string(items.map(DataviewText.plain).joined(separator: separator))
         },
+        "substring": { arguments, context throws(DataviewError) in
+            // JavaScript's `substring`, in UTF-16 units as Dataview counts: bounds clamped to the text, swapped
+            // when the start is past the end.
+            guard (2...3).contains(arguments.count), case .string(let text) = arguments[0], case .number(let start) = arguments[1] else {
+                return try nullOr(arguments, context)
+            }
+            var end = Double(text.utf16.count)
+            if arguments.count == 3 {
+                guard case .number(let given) = arguments[2] else { throw context.failure(arguments) }
+                end = given
+            }
+            let units = Array(text.utf16)
+            func clamped(_ value: Double) -> Int { value.isNaN ? 0 : Int(min(max(value.rounded(.towardZero), 0), Double(units.count))) }
+            let (from, to) = (min(clamped(start), clamped(end)), max(clamped(start), clamped(end)))
+            return .string(String(decoding: units[from..<to], as: UTF16.self))
+        },
         "truncate": vectorised { value, arguments, context throws(DataviewError) in
             guard case .string(let text) = value, case .number(let length)? = arguments.first else { return try nullOr([value] + arguments, context) }
             var suffix = "..."
@@ -317,6 +333,23 @@ public enum DataviewFunctions {
             }
             return .list(stableSorted(keyed) { DataviewValue.compare($0.key, $1.key) < 0 }.map(\.value))
         },
+        "slice": { arguments, context throws(DataviewError) in
+            // JavaScript's `slice`: negative positions count from the end; bounds are clamped.
+            guard (1...3).contains(arguments.count) else { throw context.failure(arguments) }
+            if arguments[0].isNull { return .null }
+            guard case .list(let items) = arguments[0] else { throw context.failure(arguments) }
+            func position(_ index: Int, default fallback: Int) throws(DataviewError) -> Int {
+                guard index < arguments.count else { return fallback }
+                guard case .number(let value) = arguments[index] else { throw context.failure(arguments) }
+                let whole = value.isNaN ? 0 : value.rounded(.towardZero)
+                let resolved = whole < 0 ? Double(items.count) + whole : whole
+                return Int(min(max(resolved, 0), Double(items.count)))
+            }
+            let start = try position(1, default: 0), end = try position(2, default: items.count)
+            return .list(start < end ? Array(items[start..<end]) : [])
+        },
+        "minby": { arguments, context throws(DataviewError) in try extreme(arguments, context, keeps: { $0 < 0 }) },
+        "maxby": { arguments, context throws(DataviewError) in try extreme(arguments, context, keeps: { $0 > 0 }) },
         "reverse": { arguments, context throws(DataviewError) in
             guard let first = arguments.first else { throw context.failure(arguments) }
             // As Dataview: lists and strings are reversed, other values are returned as they are.
@@ -360,6 +393,21 @@ public enum DataviewFunctions {
         "default": vectorised { value, arguments, context throws(DataviewError) in
             guard let fallback = arguments.first else { throw context.failure([value]) }
             return value.isNull ? fallback : value
+        },
+        "ldefault": { arguments, context throws(DataviewError) in
+            // `default` without the element-wise step: a list is a value like any other.
+            guard arguments.count == 2 else { throw context.failure(arguments) }
+            return arguments[0].isNull ? arguments[1] : arguments[0]
+        },
+        "extract": { arguments, context throws(DataviewError) in
+            // A new object with the named keys the object has, in the order named.
+            guard case .object(let object)? = arguments.first, arguments.count > 1 else { return try nullOr(arguments, context) }
+            var extracted = DataviewObject(capacity: arguments.count - 1)
+            for argument in arguments.dropFirst() {
+                guard case .string(let key) = argument else { throw context.failure(arguments) }
+                if let value = object[key] { extracted[key] = value }
+            }
+            return .object(extracted)
         },
         "choice": { arguments, context throws(DataviewError) in
             guard arguments.count == 3 else { throw context.failure(arguments) }
@@ -474,6 +522,23 @@ public enum DataviewFunctions {
     }
 
     /// Null in, null out (a missing field); any other mismatch is an error naming the argument types.
+    /// `minby`/`maxby`: the element whose key (the function applied to it) `keeps` the comparison with the
+    /// best so far; the first of equal ones. Null for an empty or null list.
+    private static func extreme(
+        _ arguments: [DataviewValue], _ context: CallContext, keeps: (Int) -> Bool
+    ) throws(DataviewError) -> DataviewValue {
+        guard arguments.count == 2 else { throw context.failure(arguments) }
+        if arguments[0].isNull { return .null }
+        guard case .list(let items) = arguments[0], case .function = arguments[1] else { throw context.failure(arguments) }
+        var best: (item: DataviewValue, key: DataviewValue)? = nil
+        for item in items {
+            let key = try context.call(arguments[1], item)
+            if let current = best, !keeps(DataviewValue.compare(key, current.key)) { continue }
+            best = (item, key)
+        }
+        return best?.item ?? .null
+    }
+
     private static func nullOr(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
         if arguments.first?.isNull ?? false { return .null }
         throw context.failure(arguments)
