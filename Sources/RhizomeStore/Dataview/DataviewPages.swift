@@ -369,6 +369,12 @@ final class DataviewPages: @unchecked Sendable {
             for field in item.inlineFields where result[field.key] == nil {
                 result[field.key] = DataviewFieldValue.inline(field.value, resolveLink: resolve)
             }
+            // A task's emoji dates (`📅 2024-04-15`), unless a field of the same name says otherwise.
+            if item.status != nil {
+                for (key, date) in DataviewTaskShorthand.fields(in: item.text) where result[key] == nil {
+                    result[key] = DataviewFieldValue.inline(date, resolveLink: resolve)
+                }
+            }
             let section = item.section.map { DataviewLink(path: path, subpath: $0.text) } ?? DataviewLink(path: path)
             result["symbol"] = .string(item.symbol)
             result["text"] = .string(item.text)
