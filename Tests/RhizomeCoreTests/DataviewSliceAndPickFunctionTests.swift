@@ -1,5 +1,6 @@
-/// Dataview functions that cut and pick: `substring`, `slice`, `minby`, `maxby`, `ldefault`, `extract`
-/// (Dataview's `src/expression/functions.ts` and its functions reference), over a row built by hand.
+/// Dataview functions that cut, pick and hash: `substring`, `slice`, `minby`, `maxby`, `ldefault`, `extract`,
+/// `hash` (Dataview's `src/expression/functions.ts`, its unit tests and functions reference), over a row
+/// built by hand.
 import Testing
 @testable import RhizomeCore
 
@@ -29,6 +30,8 @@ import Testing
         #expect(try eval(#"substring("hello", -4, 99)"#) == #""hello""#)
         #expect(try eval(#"substring("😀ab", 2)"#) == #""ab""#)  // an emoji is two UTF-16 units
         #expect(try eval("substring(nothing, 1)") == "null")
+        #expect(try eval(#"substring("hello", nothing)"#) == "null")
+        #expect(try eval(#"substring(list("hello", "world"), 1)"#) == #"["ello", "orld"]"#)
     }
 
     @Test func `slice takes a part of a list, negative positions from the end`() throws {
@@ -46,6 +49,12 @@ import Testing
         #expect(try eval("maxby([3, -7, 5], (x) => x * x)") == "-7")
         #expect(try eval("minby([], (x) => x)") == "null")
         #expect(try eval("minby(nothing, (x) => x)") == "null")
+        // Equal keys: minby keeps the first, maxby the last (as Dataview, asymmetric).
+        #expect(try eval("minby(books, (b) => b.pages).title") == #""K&R""#)
+        #expect(try eval("maxby(slice(books, 1, 2) + slice(books, 3), (b) => b.pages).title") == #""Short""#)
+        // Null keys are passed over; when every key is null, the first element.
+        #expect(try eval("minby([5, 6, 7], (x) => choice(x = 6, x, null))") == "6")
+        #expect(try eval("minby([5, 6], (x) => null)") == "5")
     }
 
     @Test func `ldefault replaces a null value but not the nulls inside a list`() throws {
@@ -55,9 +64,20 @@ import Testing
         #expect(try eval("default([1, null], 5)") == "[1, 5]")  // the element-wise one, for contrast
     }
 
-    @Test func `extract keeps the named keys an object has, in the order named`() throws {
+    @Test func `extract makes an object of the named keys, in the order named, a missing one null`() throws {
         #expect(try eval(#"extract(meta, "year", "author")"#) == #"{year: 1843, author: "Ada"}"#)
-        #expect(try eval(#"extract(meta, "author", "missing")"#) == #"{author: "Ada"}"#)
-        #expect(try eval(#"extract(nothing, "author")"#) == "null")
+        #expect(try eval(#"extract(meta, "author", "missing")"#) == #"{author: "Ada", missing: null}"#)
+        #expect(try eval(#"extract(nothing, "author")"#) == "{author: null}")
+        #expect(try eval(#"extract(books, "pages")"#) == "[{pages: 657}, {pages: 272}, {pages: 672}, {pages: 272}]")
+    }
+
+    @Test func `hash gives Dataview's numbers: cyrb53 of seed and text, the variant as its seed`() throws {
+        // The pairs Dataview's own tests pin.
+        #expect(try eval(#"hash("2024-03-17", "")"#) == "3259376374957153")
+        #expect(try eval(#"hash("2024-03-17", 2)"#) == "271608741894590")
+        #expect(try eval(#"hash("2024-03-17", "Home")"#) == "3041844187830523")
+        #expect(try eval(#"hash("2024-03-17", "note a1", 21)"#) == "1143088188331616")
+        #expect(try eval(#"hash("ab", "c") = hash("a", "bc")"#) == "true")
+        #expect(throws: DataviewError.self) { try eval(#"hash("seed")"#) }
     }
 }

@@ -172,7 +172,8 @@ public enum DataviewNumber {
     public static func text(_ number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
-        if number.rounded() == number, abs(number) < 1e15 { return String(Int64(number)) }
+        // Whole numbers in digits, as JavaScript writes them below 1e21 (`hash()` gives numbers up to 2^53).
+        if number.rounded() == number, abs(number) < 9e18 { return String(Int64(number)) }
         return String(number)
     }
 }

@@ -202,19 +202,15 @@ public enum DataviewFunctions {
         },
         "substring": { arguments, context throws(DataviewError) in
             // JavaScript's `substring`, in UTF-16 units as Dataview counts: bounds clamped to the text, swapped
-            // when the start is past the end.
-            guard (2...3).contains(arguments.count), case .string(let text) = arguments[0], case .number(let start) = arguments[1] else {
-                return try nullOr(arguments, context)
+            // when the start is past the end; any null argument gives null; a list of texts, each.
+            guard (2...3).contains(arguments.count) else { throw context.failure(arguments) }
+            if arguments.contains(where: \.isNull) { return .null }
+            if case .list(let texts) = arguments[0] {
+                var results: [DataviewValue] = []
+                for text in texts { results.append(try substring([text] + arguments.dropFirst(), context)) }
+                return .list(results)
             }
-            var end = Double(text.utf16.count)
-            if arguments.count == 3 {
-                guard case .number(let given) = arguments[2] else { throw context.failure(arguments) }
-                end = given
-            }
-            let units = Array(text.utf16)
-            func clamped(_ value: Double) -> Int { value.isNaN ? 0 : Int(min(max(value.rounded(.towardZero), 0), Double(units.count))) }
-            let (from, to) = (min(clamped(start), clamped(end)), max(clamped(start), clamped(end)))
-            return .string(String(decoding: units[from..<to], as: UTF16.self))
+            return try substring(arguments, context)
         },
         "truncate": vectorised { value, arguments, context throws(DataviewError) in
             guard case .string(let text) = value, case .number(let length)? = arguments.first else { return try nullOr([value] + arguments, context) }
@@ -348,8 +344,9 @@ public enum DataviewFunctions {
             let start = try position(1, default: 0), end = try position(2, default: items.count)
             return .list(start < end ? Array(items[start..<end]) : [])
         },
+        // As Dataview: `minby` keeps the first of equal keys, `maxby` the last.
         "minby": { arguments, context throws(DataviewError) in try extreme(arguments, context, keeps: { $0 < 0 }) },
-        "maxby": { arguments, context throws(DataviewError) in try extreme(arguments, context, keeps: { $0 > 0 }) },
+        "maxby": { arguments, context throws(DataviewError) in try extreme(arguments, context, keeps: { $0 >= 0 }) },
         "reverse": { arguments, context throws(DataviewError) in
             guard let first = arguments.first else { throw context.failure(arguments) }
             // As Dataview: lists and strings are reversed, other values are returned as they are.
@@ -400,14 +397,34 @@ public enum DataviewFunctions {
             return arguments[0].isNull ? arguments[1] : arguments[0]
         },
         "extract": { arguments, context throws(DataviewError) in
-            // A new object with the named keys the object has, in the order named.
-            guard case .object(let object)? = arguments.first, arguments.count > 1 else { return try nullOr(arguments, context) }
-            var extracted = DataviewObject(capacity: arguments.count - 1)
+            // A new object of the named keys in the order named, a missing one null (as Dataview's index
+            // operator gives it); a list of objects, each.
+            guard let first = arguments.first else { throw context.failure(arguments) }
+            var keys: [String] = []
             for argument in arguments.dropFirst() {
-                guard case .string(let key) = argument else { throw context.failure(arguments) }
-                if let value = object[key] { extracted[key] = value }
+                guard case .string(let key) = argument else {
+                    throw .evaluation(message: "extract(object, key1, ...) must be called with string keys")
+                }
+                keys.append(key)
             }
-            return .object(extracted)
+            func extract(_ value: DataviewValue) -> DataviewValue {
+                if case .list(let items) = value { return .list(items.map(extract)) }
+                let object: DataviewObject? = if case .object(let object) = value { object } else { nil }
+                return .object(DataviewObject(keys.map { ($0, object?[$0] ?? .null) }))
+            }
+            return extract(first)
+        },
+        "hash": { arguments, context throws(DataviewError) in
+            // cyrb53 of the seed and text (joined), with the variant as its seed: a whole number below 2^53.
+            guard (2...3).contains(arguments.count), case .string(let seed) = arguments[0] else { throw context.failure(arguments) }
+            var text = seed, variant = 0.0
+            switch (arguments.count, arguments[1], arguments.count == 3 ? arguments[2] : .null) {
+            case (2, .number(let number), _): variant = number
+            case (2, .string(let more), _): text += more
+            case (3, .string(let more), .number(let number)): text += more; variant = number
+            default: throw context.failure(arguments)
+            }
+            return .number(Double(DataviewHash.cyrb53(text, seed: variant)))
         },
         "choice": { arguments, context throws(DataviewError) in
             guard arguments.count == 3 else { throw context.failure(arguments) }
@@ -477,10 +494,13 @@ public enum DataviewFunctions {
         },
         "meta": { arguments, context throws(DataviewError) in
             guard case .link(let link) = try one(arguments, context) else { return .null }
+            // As Dataview's link objects: a block's subpath is its id, without the `^`.
+            let isBlock = link.subpath?.hasPrefix("^") ?? false
+            let subpath = link.subpath.map { isBlock ? String($0.dropFirst()) : $0 }
             return .object(DataviewObject([
                 ("display", link.display.map(DataviewValue.string) ?? .null), ("embed", .boolean(link.isEmbed)),
-                ("path", .string(link.path)), ("subpath", link.subpath.map(DataviewValue.string) ?? .null),
-                ("type", .string(link.subpath == nil ? "file" : (link.subpath!.hasPrefix("^") ? "block" : "header"))),
+                ("path", .string(link.path)), ("subpath", subpath.map(DataviewValue.string) ?? .null),
+                ("type", .string(link.subpath == nil ? "file" : (isBlock ? "block" : "header"))),
             ]))
         },
     ]
@@ -523,7 +543,8 @@ public enum DataviewFunctions {
 
     /// Null in, null out (a missing field); any other mismatch is an error naming the argument types.
     /// `minby`/`maxby`: the element whose key (the function applied to it) `keeps` the comparison with the
-    /// best so far; the first of equal ones. Null for an empty or null list.
+    /// best so far. Elements whose key is null are passed over (all null: the first element). Null for an
+    /// empty or null list.
     private static func extreme(
         _ arguments: [DataviewValue], _ context: CallContext, keeps: (Int) -> Bool
     ) throws(DataviewError) -> DataviewValue {
@@ -533,10 +554,26 @@ public enum DataviewFunctions {
         var best: (item: DataviewValue, key: DataviewValue)? = nil
         for item in items {
             let key = try context.call(arguments[1], item)
+            if key.isNull { continue }
             if let current = best, !keeps(DataviewValue.compare(key, current.key)) { continue }
             best = (item, key)
         }
-        return best?.item ?? .null
+        return best?.item ?? items.first ?? .null
+    }
+
+    /// `substring(text, start[, end])` of one text.
+    private static func substring(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
+        guard case .string(let text) = arguments[0], case .number(let start) = arguments[1] else { throw context.failure(arguments) }
+        let units = Array(text.utf16)
+        var end = Double(units.count)
+        if arguments.count == 3 {
+            guard case .number(let given) = arguments[2] else { throw context.failure(arguments) }
+            end = given
+        }
+        func clamped(_ value: Double) -> Int { value.isNaN ? 0 : Int(min(max(value.rounded(.towardZero), 0), Double(units.count))) }
+        let (from, to) = (min(clamped(start), clamped(end)), max(clamped(start), clamped(end)))
+        // Half an emoji (a lone surrogate) cannot be text here: it becomes U+FFFD.
+        return .string(String(decoding: units[from..<to], as: UTF16.self))
     }
 
     private static func nullOr(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
