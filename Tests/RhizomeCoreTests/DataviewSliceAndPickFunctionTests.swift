@@ -81,3 +81,42 @@ import Testing
         #expect(throws: DataviewError.self) { try eval(#"hash("seed")"#) }
     }
 }
+
+@Suite("Dataview functions: display") struct DataviewDisplayFunctionTests {
+    private func eval(_ expression: String) throws -> String {
+        let evaluator = DataviewEvaluator(
+            thisPage: .object(DataviewObject()),
+            resolveLink: { text in
+                let (path, subpath, display) = DataviewLink.parts(of: text)
+                return DataviewLink(path: path.contains(".") ? path : path + ".md", subpath: subpath, display: display)
+            },
+            linkedPage: { _ in nil }, now: DataviewDate(year: 2024, month: 1, day: 31))
+        return literalText(try evaluator.evaluate(DataviewParser.parseExpression(expression), row: DataviewObject()))
+    }
+
+    @Test func `markdown is stripped from text, and wikilinks read as their text`() throws {
+        #expect(try eval(#"display("**Hello** World")"#) == #""Hello World""#)
+        #expect(try eval(#"display("[displayname](http://example.com)")"#) == #""displayname""#)
+        #expect(try eval(#"display("[[test|displayname]]")"#) == #""displayname""#)
+        #expect(try eval(#"display("long [[test]] **with** [[test2|multiple]] [links](http://example.com)")"#) == #""long test with multiple links""#)
+        #expect(try eval(#"display("- a _quiet_ `note` ~~gone~~")"#) == #""a quiet note gone""#)
+        // Only the first aliased wikilink is replaced, as in Dataview.
+        #expect(try eval(#"display("[[a|x]] and [[b|y]]")"#) == #""x and [[b|y]]""#)
+    }
+
+    @Test func `values read as Dataview shows them, null as nothing`() throws {
+        #expect(try eval("display(1)") == #""1""#)
+        #expect(try eval("display(true)") == #""true""#)
+        #expect(try eval("display(null)") == #""""#)
+        #expect(try eval("display(date(2024-11-18))") == #""November 18, 2024""#)
+        #expect(try eval(#"display(dur("7 hours"))"#) == #""7 hours""#)
+    }
+
+    @Test func `links read as their display text or their file's name, lists joined`() throws {
+        #expect(try eval(#"display(link("path/to/file.md"))"#) == #""file""#)
+        #expect(try eval(#"display(link("path/to/file.md", "displayname"))"#) == #""displayname""#)
+        #expect(try eval(#"display(list("test", 2, link("file.md")))"#) == #""test, 2, file""#)
+        let section = try eval("display([[Note#Setup]])")
+        #expect(section == #""Note > Setup""#)
+    }
+}

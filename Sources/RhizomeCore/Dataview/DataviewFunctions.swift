@@ -391,6 +391,9 @@ public enum DataviewFunctions {
             guard let fallback = arguments.first else { throw context.failure([value]) }
             return value.isNull ? fallback : value
         },
+        "display": { arguments, context throws(DataviewError) in
+            .string(DataviewDisplay.text(try one(arguments, context)))
+        },
         "ldefault": { arguments, context throws(DataviewError) in
             // `default` without the element-wise step: a list is a value like any other.
             guard arguments.count == 2 else { throw context.failure(arguments) }
