@@ -21,6 +21,7 @@ func sexp(_ expression: DataviewExpression) -> String {
     case .list(let items): return "[" + items.map(sexp).joined(separator: " ") + "]"
     case .object(let pairs): return "{" + pairs.map { "\($0.key): \(sexp($0.value))" }.joined(separator: ", ") + "}"
     case .lambda(let parameters, let body): return "(lambda (\(parameters.joined(separator: " "))) \(sexp(body)))"
+    case .apply(let function, let arguments): return "(apply \(sexp(function))" + arguments.map { " " + sexp($0) }.joined() + ")"
     case .link(let text, let isEmbed): return (isEmbed ? "!" : "") + "[[\(text)]]"
     }
 }

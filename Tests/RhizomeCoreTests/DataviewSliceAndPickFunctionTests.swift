@@ -120,3 +120,23 @@ import Testing
         #expect(section == #""Note > Setup""#)
     }
 }
+
+@Suite("Dataview: lambdas called where they stand") struct DataviewLambdaApplicationTests {
+    private func eval(_ expression: String) throws -> String {
+        let evaluator = DataviewEvaluator(
+            thisPage: .object(DataviewObject()), resolveLink: { DataviewLink(path: $0 + ".md") }, linkedPage: { _ in nil },
+            now: DataviewDate(year: 2024, month: 1, day: 31))
+        return literalText(try evaluator.evaluate(DataviewParser.parseExpression(expression), row: DataviewObject([("n", .number(4))])))
+    }
+
+    @Test func `a lambda in parentheses is called with the arguments after it`() throws {
+        #expect(try eval("((a, b) => a + b)(1, 2)") == "3")
+        #expect(try eval("((x) => x * n)(3)") == "12")
+        #expect(try eval("((x) => (y) => x - y)(10)(4)") == "6")
+        #expect(try eval("(1 + 2) * 3") == "9")  // a parenthesis followed by an operator is no call
+    }
+
+    @Test func `calling something that is not a function is an error`() {
+        #expect(throws: DataviewError.self) { try eval("(1 + 2)(3)") }
+    }
+}

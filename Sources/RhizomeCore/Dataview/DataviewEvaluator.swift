@@ -70,6 +70,10 @@ public struct DataviewEvaluator: Sendable {
             return .object(object)
         case .lambda(let parameters, let body):
             return .function(DataviewLambda(parameters: parameters, body: body, captured: scope.locals))
+        case .apply(let function, let arguments):
+            var values: [DataviewValue] = []
+            for argument in arguments { values.append(try evaluate(argument, scope: scope)) }
+            return try call(try evaluate(function, scope: scope), with: values, scope: scope)
         case .link(let text, let isEmbed):
             var link = resolveLink(text)
             link.isEmbed = isEmbed

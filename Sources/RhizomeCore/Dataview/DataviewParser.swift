@@ -334,6 +334,9 @@ public struct DataviewParser {
     }
 
     private mutating func postfix() throws(DataviewError) -> DataviewExpression {
+        skipSpace()
+        // A lambda or parenthesised expression may be called where it stands: `((a, b) => a + b)(1, 2)`.
+        let callable = peek == "("
         var base = try primary()
         while true {
             if peek == ".", let next = peek(at: 1), Self.isIdentifierStart(next) {
@@ -347,6 +350,9 @@ public struct DataviewParser {
                 skipSpace()
                 guard take("]") else { throw failure("expected `]` to close the index") }
                 base = .index(base, index)
+            } else if callable, peek == "(" {
+                position += 1
+                base = .apply(base, arguments: try expressionList(closing: ")", what: "argument list"))
             } else {
                 expressionEnd = position
                 return base

@@ -103,6 +103,8 @@ public indirect enum DataviewExpression: Sendable {
     case list([DataviewExpression])
     case object([(key: String, value: DataviewExpression)])
     case lambda(parameters: [String], body: DataviewExpression)
+    /// A lambda called where it stands: `((x) => x * 2)(3)`.
+    case apply(DataviewExpression, arguments: [DataviewExpression])
     /// `[[Note#Heading|Display]]` as written; resolved from the note the query runs in.
     case link(text: String, isEmbed: Bool)
 }
@@ -127,6 +129,7 @@ extension DataviewExpression {
         case .list(let items): for item in items { item.forEachNode(visit) }
         case .object(let pairs): for pair in pairs { pair.value.forEachNode(visit) }
         case .lambda(_, let body): body.forEachNode(visit)
+        case .apply(let function, let arguments): function.forEachNode(visit); for argument in arguments { argument.forEachNode(visit) }
         }
     }
 }

@@ -94,6 +94,9 @@ struct DataviewNeeds: Sendable {
                 for pair in pairs { visit(pair.value, .value) }
             case .lambda(_, let body):
                 visit(body, .value)
+            case .apply(let function, let arguments):
+                visit(function, .value)
+                for argument in arguments { visit(argument, .value) }
             case .literal, .link:
                 break
             }

@@ -304,6 +304,7 @@ struct DataviewPlanner {
         case .list(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
         case .object(let pairs): return "{" + pairs.map { "\($0.key): \(describe($0.value))" }.joined(separator: ", ") + "}"
         case .lambda(let parameters, let body): return "(" + parameters.joined(separator: ", ") + ") => " + describe(body)
+        case .apply(let function, let arguments): return "(" + describe(function) + ")(" + arguments.map(describe).joined(separator: ", ") + ")"
         case .link(let text, let isEmbed): return (isEmbed ? "!" : "") + "[[" + text + "]]"
         }
     }
