@@ -33,4 +33,13 @@ import RhizomeTestSupport
         let created = try dataview.rows("TABLE WITHOUT ID file.tasks.created FROM \"Plans\"")
         #expect(created == [["[2026-11-01, -, -, -]"]])
     }
+
+    @Test func `task tags are Dataview's reading of the task's text`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Inbox.md", "- [ ] triage #one,#two, #three\n- [ ] plain\n")
+        let dataview = try DataviewVault(indexing: vault)
+        #expect(try dataview.run(##"TASK WHERE contains(tags, "#two")"##).tasks.map(\.text) == ["triage #one,#two, #three"])
+        let tags = try dataview.rows(#"TABLE WITHOUT ID file.tasks.tags FROM "Inbox""#)
+        #expect(tags == [["[[#one, #two, #three], []]"]])
+    }
 }

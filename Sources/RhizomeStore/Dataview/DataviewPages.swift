@@ -383,7 +383,7 @@ final class DataviewPages: @unchecked Sendable {
             result["path"] = .string(path)
             result["section"] = .link(section)
             result["link"] = .link(item.blockID.map { DataviewLink(path: path, subpath: "^" + $0) } ?? section)
-            result["tags"] = .list(item.tags.map { .string("#" + $0) })
+            result["tags"] = .list(DataviewListItemTags.tags(in: item.text).map(DataviewValue.string))
             result["outlinks"] = .list(item.outlinks.map { .link(self.link($0.path + ($0.subpath.map { "#" + $0 } ?? ""), from: path)) })
             result["children"] = .list(item.childLines.compactMap { byLine[$0] }.map { .object(object($0)) })
             result["task"] = .boolean(item.status != nil)
