@@ -4,9 +4,9 @@
 /// 🗓️ or 📅 due, ➕ created, 🛫 start, ⏳ scheduled, ✅ completion; each followed by optional spaces and a
 /// `YYYY-MM-DD` date. The first date for a key counts; the task's text keeps the emoji and dates.
 public enum DataviewTaskShorthand {
-    static let markers: [(scalars: [Unicode.Scalar], key: String)] = [
-        (["\u{1F5D3}"], "due"), (["\u{1F4C5}"], "due"), (["\u{2795}"], "created"), (["\u{1F6EB}"], "start"),
-        (["\u{23F3}"], "scheduled"), (["\u{2705}"], "completion"),
+    static let markers: [(emoji: Unicode.Scalar, key: String)] = [
+        ("\u{1F5D3}", "due"), ("\u{1F4C5}", "due"), ("\u{2795}", "created"), ("\u{1F6EB}", "start"),
+        ("\u{23F3}", "scheduled"), ("\u{2705}", "completion"),
     ]
 
     /// The shorthand dates in a task's text, by field name, as `YYYY-MM-DD` text, in the order written.
@@ -15,7 +15,7 @@ public enum DataviewTaskShorthand {
         var found: [(key: String, date: String)] = []
         var index = 0
         while index < scalars.count {
-            guard let marker = markers.first(where: { $0.scalars[0] == scalars[index] }) else {
+            guard let marker = markers.first(where: { $0.emoji == scalars[index] }) else {
                 index += 1
                 continue
             }

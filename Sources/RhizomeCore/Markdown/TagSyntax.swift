@@ -43,9 +43,6 @@ public enum TagSyntax {
             || byte == 0x5F || byte == 0x2D || byte == 0x2F
     }
 
-    /// Non-ASCII scalars allowed inside a tag (kept for callers that test one scalar).
-    static func isTagScalar(_ scalar: Unicode.Scalar) -> Bool { !scalar.isASCII && continuesTag(scalar) }
-
     /// Lowercased form used to group tags (tags are case-insensitive).
     public static func key(_ name: String) -> String { UnicodeNormalization.matchKey(name) }
 

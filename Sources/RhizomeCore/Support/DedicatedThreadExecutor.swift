@@ -53,11 +53,4 @@ public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
             for job in batch { job.runSynchronously(on: executor) }
         }
     }
-
-    /// Runs `work` on a new executor of this kind and shuts it down afterwards.
-    public static func run<T: Sendable>(named name: String, _ work: @Sendable () async throws -> T) async rethrows -> T {
-        let executor = DedicatedThreadExecutor(name: name)
-        defer { executor.shutdown() }
-        return try await withTaskExecutorPreference(executor, operation: work)
-    }
 }
