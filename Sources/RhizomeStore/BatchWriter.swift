@@ -83,8 +83,10 @@ final class BatchWriter {
     ) throws(StoreError) {
         let id = job.id
         let path = job.file.path
-        let fullTextBody = fullText ? note.bodyText : nil
-        if !job.isNew { try clear(id, keepingFullText: fullTextBody != nil) }
+        // Full text written ahead for exactly these bytes (`IndexStore.writeFullTextAhead`) stays as it is.
+        let fullTextWrittenAhead = !job.isNew && hash.map { job.previousHash == IndexStore.fullTextAheadMarker(forContentHash: $0) } == true
+        let fullTextBody = fullText && !fullTextWrittenAhead ? note.bodyText : nil
+        if !job.isNew { try clear(id, keepingFullText: fullTextBody != nil || (fullText && fullTextWrittenAhead)) }
         for ordinal in note.links.indices {
             let statement = insertLink
             statement.startRow(ofFile: id, position: ordinal)

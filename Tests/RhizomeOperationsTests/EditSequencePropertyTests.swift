@@ -71,6 +71,11 @@ import RhizomeTestSupport
                 }
                 graphs.append(try GraphSnapshot(store))
             }
+            // What the edits left in the index (full text written ahead of a move included) is what a
+            // rebuild of the vault holds.
+            let fresh = vault.scratchDatabasePath()
+            _ = try vault.index(database: fresh)
+            #expect(try store.canonicalDump() == vault.store(database: fresh).canonicalDump(), "seed \(10_000 + seed): the index after the edits ≠ a rebuild")
         }
         #expect(counts.values.reduce(0, +) > Self.sequences * 2, "\(counts)")
         #expect(counts.count == 4, "every kind of edit ran: \(counts)")

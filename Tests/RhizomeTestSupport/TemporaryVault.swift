@@ -131,7 +131,7 @@ extension IndexStore {
             "SELECT 'property', path, key, type, value, line, \"column\" FROM properties",
             "SELECT 'inline_field', path, key, field_key, value, syntax, line, \"column\" FROM inline_fields",
             "SELECT 'finding', coalesce(path, ''), code, coalesce(line, 0), coalesce(\"column\", 0) FROM findings",
-            "SELECT 'fts', f.path, t.title, length(t.body) FROM note_fts t JOIN file f ON f.id = t.rowid",
+            "SELECT 'fts', f.path, t.title, t.body FROM note_fts t JOIN file f ON f.id = t.rowid",
         ] + [("link", "source_id"), ("tag", "file_id"), ("heading", "file_id"), ("block", "file_id"), ("task", "file_id"),
              ("alias", "file_id"), ("property", "file_id"), ("inline_field", "file_id"), ("reference_value", "file_id")].map { table, file in
             // The views join files, so they would hide rows left behind by a deleted file, or keyed under
