@@ -12,7 +12,7 @@ extension VaultEditor {
         guard let schema = catalog.schema(forType: type) ?? catalog.schema(forTypeValue: type) else {
             throw EditError.invalidProperty(key: "type", reason: "no schema for the type `\(type)`; known types: \(catalog.schemas.map(\.type).joined(separator: ", "))")
         }
-        let draft = try NoteDraft.make(schema: schema, title: title, folder: folder, assignments: properties, now: now)
+        let draft = try NoteDraft.make(schema: schema, title: title, folder: folder, assignments: properties, now: now, typeKey: catalog.config.typeKey)
         let problems = Self.problems(of: draft, catalog: catalog)
         if !problems.isEmpty { throw EditError.invalidResult(path: draft.path, findings: problems) }
         if let id = draft.id, let other = try storeCall({ try store.typedNotes() }).first(where: { $0.id == id }) {

@@ -54,22 +54,24 @@ extension IndexStore {
         return try statement.rows { $0.text(0) }
     }
 
-    /// How many notes use each text value of the `type` property (whatever the schemas say).
-    public func typePropertyCounts() throws -> [(value: String, notes: Int)] {
+    /// How many notes use each text value of the `type` property, or of the config's `typeKey` (whatever
+    /// the schemas say).
+    public func typePropertyCounts(key: String = "type") throws -> [(value: String, notes: Int)] {
         let statement = try connection.prepare("""
-            SELECT json_extract(value_json, '$'), count(*) FROM property WHERE key = 'type' AND type IN ('string', 'date')
+            SELECT json_extract(value_json, '$'), count(*) FROM property WHERE key = ? AND type IN ('string', 'date')
             GROUP BY 1 ORDER BY 2 DESC, 1
             """)
+        statement.bind(.text(key))
         return try statement.rows { ($0.text(0), Int($0.int(1))) }
     }
 
-    /// Paths of the notes whose `type` property is the text `value`.
-    public func notes(withTypeValue value: String) throws -> [String] {
+    /// Paths of the notes whose `type` property (or the config's `typeKey`) is the text `value`.
+    public func notes(withTypeValue value: String, key: String = "type") throws -> [String] {
         let statement = try connection.prepare("""
             SELECT f.path FROM property p JOIN file f ON f.id = p.file_id
-            WHERE p.key = 'type' AND p.type IN ('string', 'date') AND json_extract(p.value_json, '$') = ? ORDER BY f.path
+            WHERE p.key = ? AND p.type IN ('string', 'date') AND json_extract(p.value_json, '$') = ? ORDER BY f.path
             """)
-        statement.bind(.text(value))
+        statement.bind(.text(key), .text(value))
         return try statement.rows { $0.text(0) }
     }
 }

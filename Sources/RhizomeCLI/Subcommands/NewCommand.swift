@@ -30,7 +30,7 @@ struct NewCommand: RhizomeSubcommand {
         guard let schema = catalog.schema(forType: type) ?? catalog.schema(forTypeValue: type) else {
             throw CLIError.invalidArgument("no schema for the type `\(type)`; known types: \(catalog.schemas.map(\.type).joined(separator: ", "))")
         }
-        let note = try NoteDraft.make(schema: schema, title: title, folder: folder, assignments: try parseAssignments(), now: Date())
+        let note = try NoteDraft.make(schema: schema, title: title, folder: folder, assignments: try parseAssignments(), now: Date(), typeKey: catalog.config.typeKey)
         // Valid by construction: check the draft exactly as `validate` would before writing anything.
         let problems = VaultEditor.problems(of: note, catalog: catalog)
         guard problems.isEmpty else {

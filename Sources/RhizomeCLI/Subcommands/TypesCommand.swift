@@ -41,7 +41,7 @@ struct TypesCommand: RhizomeSubcommand {
         let session = try VaultSession.open(global, context: context)
         if action == "migrate", let from, let to { return try migrate(from: from, to: to, catalog: catalog, session: session, context: context) }
 
-        let values = try session.store.typePropertyCounts().map { item in
+        let values = try session.store.typePropertyCounts(key: catalog.config.typeKey).map { item in
             TypeValue(value: item.value, notes: item.notes, schema: catalog.schema(forTypeValue: item.value)?.type)
         }
         var byPath: [String: Int] = [:]
@@ -58,7 +58,7 @@ struct TypesCommand: RhizomeSubcommand {
             let schema = value.schema.map { $0 == value.value ? $0 : "\($0) (mapped)" } ?? "none"
             table.add(cells: [value.value, value.notes.grouped, schema])
         }
-        context.print(values.isEmpty ? "no note has a `type:` property" : table.render())
+        context.print(values.isEmpty ? "no note has a `\(catalog.config.typeKey):` property" : table.render())
         if !pathTyped.isEmpty {
             context.print("\nTyped by path (no `type:`): " + pathTyped.map { "\($0.type) \($0.notes)" }.joined(separator: ", "))
         }
@@ -71,7 +71,7 @@ struct TypesCommand: RhizomeSubcommand {
 
     private func migrate(from: String, to: String, catalog: SchemaCatalog, session: VaultSession, context: CommandContext) throws -> ExitStatus {
         var rewrite = try NoteRewrite(vaultPath: session.vaultPath, write: write)
-        for path in try session.store.notes(withTypeValue: from) {
+        for path in try session.store.notes(withTypeValue: from, key: catalog.config.typeKey) {
             guard let (diskPath, bytes) = rewrite.read(path) else { continue }
             var editor: FrontmatterEditor
             do {
@@ -80,11 +80,12 @@ struct TypesCommand: RhizomeSubcommand {
                 rewrite.skip(path, error.description)
                 continue
             }
-            guard editor.setValue(.string(to), forKey: "type") else {
-                rewrite.skip(path, "the `type` line could not be rewritten")
+            let typeKey = catalog.config.typeKey
+            guard editor.setValue(.string(to), forKey: typeKey) else {
+                rewrite.skip(path, "the `\(typeKey)` line could not be rewritten")
                 continue
             }
-            let fix = FixPlanner.AppliedFix(code: "type-migration", key: "type", description: "type: \(from) → \(to)")
+            let fix = FixPlanner.AppliedFix(code: "type-migration", key: typeKey, description: "\(typeKey): \(from) → \(to)")
             rewrite.apply(path: path, diskPath: diskPath, bytes: bytes, newBytes: editor.renderedBytes(), fixes: [fix])
         }
         try rewrite.commit(vaultPath: session.vaultPath, databasePath: session.databasePath, kind: "types migrate",
@@ -101,7 +102,7 @@ struct TypesCommand: RhizomeSubcommand {
             }
             let notes = "\(changes.count) note\(changes.count == 1 ? "" : "s")"
             if changes.isEmpty {
-                context.print("no note has `type: \(from)`")
+                context.print("no note has `\(catalog.config.typeKey): \(from)`")
             } else {
                 context.print(write ? "changed \(notes): type \(from) → \(to)" : "\(notes) would change. Run `rhizome types migrate --from \(from) --to \(to) --write` to apply.")
             }

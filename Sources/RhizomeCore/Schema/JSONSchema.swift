@@ -76,6 +76,20 @@ public final class JSONSchema: Sendable {
         self.line = line
     }
 
+    /// This object schema (its `$ref` followed) with property `old` called `new`, in `properties` and
+    /// `required`; itself when it has no `old` or has a `new` already.
+    func renamingProperty(_ old: String, to new: String) -> JSONSchema {
+        let node = resolved
+        guard node.property(old) != nil || node.required.contains(old), node.property(new) == nil, !node.required.contains(new) else { return self }
+        return JSONSchema(
+            types: node.types, enumValues: node.enumValues, constValue: node.constValue, required: node.required.map { $0 == old ? new : $0 },
+            properties: node.properties.map { ($0.name == old ? new : $0.name, $0.schema) }, additionalProperties: node.additionalProperties,
+            items: node.items, minItems: node.minItems, maxItems: node.maxItems, uniqueItems: node.uniqueItems, minLength: node.minLength,
+            maxLength: node.maxLength, pattern: node.pattern, minimum: node.minimum, maximum: node.maximum, format: node.format,
+            defaultValue: node.defaultValue ?? defaultValue, description: node.description ?? description, reference: nil,
+            definitions: node.definitions, line: line)
+    }
+
     /// The schema of property `name`, if the schema names it.
     public func property(_ name: String) -> JSONSchema? {
         properties.first { $0.name == name }?.schema

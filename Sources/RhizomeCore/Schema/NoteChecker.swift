@@ -4,7 +4,7 @@
 public struct NoteChecker: Sendable {
     /// Bumped when a release changes what checks report for the same schemas: part of the catalog's
     /// fingerprint, so stored results from an older Rhizome are re-checked.
-    public static let version = "2"  // 2: a `type:` that is not one text value is untyped (info), not an error
+    public static let version = "3"  // 2: a `type:` that is not one text value is untyped (info), not an error; 3: `typeKey`
 
     public let catalog: SchemaCatalog
 
@@ -18,13 +18,16 @@ public struct NoteChecker: Sendable {
         if let frontmatter { check.findings += Self.frontmatterHygiene(frontmatter, path: path) }
 
         let typing = catalog.classify(frontmatter, path: path)
+        let typeKey = catalog.config.typeKey
         check.declaredType = typing.declaredType
         if let node = typing.untypedValue {
             check.findings.append(Finding(
                 code: .untypedTypeValue, severity: .info,
-                message: "`type` is \(SchemaValidator.describe(node.value)), not one text value, so it names no Rhizome type",
+                message: "`\(typeKey)` is \(SchemaValidator.describe(node.value)), not one text value, so it names no Rhizome type",
                 path: path, line: node.line, column: node.column,
-                fix: "nothing to do if `type` means something else in this vault; to give the note a Rhizome type, write one value (`type: project`)"))
+                fix: typeKey == "type"
+                    ? "nothing to do if `type` means something else in this vault (or name another key in \(VaultConfig.relativePath): `typeKey: kind`); to give the note a Rhizome type, write one value (`type: project`)"
+                    : "to give the note a Rhizome type, write one value (`\(typeKey): project`)"))
         }
         switch typing.matchedBy {
         case .typeProperty where typing.schema == nil:
@@ -47,7 +50,7 @@ public struct NoteChecker: Sendable {
         check.schemaType = schema.type
 
         guard let frontmatter else {
-            if !schema.frontmatter.resolved.required.filter({ $0 != "type" }).isEmpty {
+            if !schema.frontmatter.resolved.required.filter({ $0 != typeKey }).isEmpty {
                 // Only path matching types a note without frontmatter, and a path can mislead (a prompt file
                 // in an `agents/` folder): a warning, not an error.
                 check.findings.append(Finding(
@@ -62,10 +65,10 @@ public struct NoteChecker: Sendable {
         let anchor = typing.declaredNode.map { SchemaValidator.Location(line: $0.line, column: 1) } ?? SchemaValidator.Location(line: 1, column: 1)
         // A note typed by its path needs no `type:` to say so; a `type:` that names no type is the vault's own
         // property, not the schema's.
-        let entries = typing.untypedValue == nil ? frontmatter.entries : frontmatter.entries.filter { $0.key != "type" }
+        let entries = typing.untypedValue == nil ? frontmatter.entries : frontmatter.entries.filter { $0.key != typeKey }
         validator.checkMapping(
             entries, against: schema.frontmatter, keyPath: "", at: anchor,
-            exempt: typing.matchedBy == .path ? ["type"] : [])
+            exempt: typing.matchedBy == .path ? [typeKey] : [])
         check.findings += validator.findings
 
         if let rule = schema.id, let entry = frontmatter.entries.last(where: { $0.key == rule.field }), let value = Self.idText(entry.value.value) {

@@ -11,7 +11,7 @@ public struct NoteDraft: Sendable {
     /// values given cannot make a valid note.
     public static func make(
         schema: NoteSchema, title requestedTitle: String?, folder requestedFolder: String?,
-        assignments: [(key: String, value: FrontmatterValue)], now: Date
+        assignments: [(key: String, value: FrontmatterValue)], now: Date, typeKey: String = "type"
     ) throws(NoteDraftError) -> NoteDraft {
         let fileNameTemplate = schema.scaffold.fileName ?? "{{title}}"
         let needsTitle = fileNameTemplate.contains("{{title}}") || [.title, .fileName].contains(schema.id?.inferredFrom)
@@ -33,12 +33,12 @@ public struct NoteDraft: Sendable {
         }
         let order = schema.keyOrder + root.properties.map(\.name).filter { !schema.keyOrder.contains($0) }
         for key in order {
-            if key == "type", root.property("type") != nil { set(key, .string(schema.type)); continue }
+            if key == typeKey, root.property(typeKey) != nil { set(key, .string(schema.type)); continue }
             if let rule = schema.id, rule.field == key, let id { set(key, .string(id)); continue }
             if let value = root.property(key)?.effectiveDefault { set(key, filled(value, placeholders)) }
         }
         // A type matched only by path (Claude Code agents, skills) carries no `type:`; every other note says it.
-        if root.property("type") == nil, schema.matchPaths.isEmpty { values.insert(("type", .string(schema.type)), at: 0) }
+        if root.property(typeKey) == nil, schema.matchPaths.isEmpty { values.insert((typeKey, .string(schema.type)), at: 0) }
         for (key, value) in assignments {
             if case .forbidden = root.additionalProperties, root.property(key) == nil {
                 throw NoteDraftError("`\(key)` is not a field of `\(schema.type)` (strict schema); fields: \(root.properties.map(\.name).joined(separator: ", "))")
@@ -46,7 +46,7 @@ public struct NoteDraft: Sendable {
             set(key, value)
         }
         // In the schema's key order, so that `fix` has nothing to do on a fresh note.
-        let rank = Dictionary((["type"] + order).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let rank = Dictionary(([typeKey] + order).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         func position(_ item: (offset: Int, element: (key: String, value: FrontmatterValue))) -> Int {
             rank[item.element.key] ?? order.count + item.offset
         }

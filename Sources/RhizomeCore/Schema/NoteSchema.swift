@@ -45,6 +45,16 @@ public struct NoteSchema: Sendable {
         references.first { $0.key == key }.map(\.targetType)
     }
 
+    /// This schema in a vault whose type key is `key` (`typeKey: kind`): its `type` property, required
+    /// entry and place in the key order are `key`'s. Unchanged when the schema describes `key` itself.
+    public func withTypeKey(_ key: String) -> NoteSchema {
+        guard key != "type", frontmatter.resolved.property(key) == nil, !keyOrder.contains(key) else { return self }
+        var schema = self
+        schema.frontmatter = frontmatter.renamingProperty("type", to: key)
+        schema.keyOrder = keyOrder.map { $0 == "type" ? key : $0 }
+        return schema
+    }
+
     /// Whether unknown keys are reported (`additionalProperties: false`).
     public var isStrict: Bool {
         if case .forbidden = frontmatter.resolved.additionalProperties { return true }

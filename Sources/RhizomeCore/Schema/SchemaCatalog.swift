@@ -11,7 +11,7 @@ public struct SchemaCatalog: Sendable {
     private let indexByMatchValue: [String: Int]
 
     public init(schemas: [NoteSchema], config: VaultConfig, fingerprint: String) {
-        self.schemas = schemas.sorted { $0.type < $1.type }
+        self.schemas = schemas.map { $0.withTypeKey(config.typeKey) }.sorted { $0.type < $1.type }
         self.config = config
         self.fingerprint = fingerprint
         var byType: [String: Int] = [:]
@@ -123,13 +123,13 @@ public struct SchemaCatalog: Sendable {
         return nil
     }
 
-    /// How a note is typed: by its `type:` property when that is one text value, else by the first schema
+    /// How a note is typed: by its `type:` property (or the config's `typeKey`) when that is one text value, else by the first schema
     /// whose `match.paths` matches its path (vault schemas before built-in ones, then by type name). A
     /// `type:` that is a list, a number or a mapping names no Rhizome type (vaults use the key for their own
     /// purposes, e.g. `type: ["[[Cities]]"]`): the note is typed as if it had none, and `untypedValue` says so.
     public func classify(_ frontmatter: Frontmatter?, path: String) -> NoteTyping {
         var untypedValue: FrontmatterNode? = nil
-        if let node = frontmatter?["type"], node.value != .null, node.value != .string("") {
+        if let node = frontmatter?[config.typeKey], node.value != .null, node.value != .string("") {
             if let value = node.value.scalarText, case .string = node.value {
                 return NoteTyping(declaredType: value, declaredNode: node, schema: schema(forTypeValue: value), matchedBy: .typeProperty)
             }

@@ -12,7 +12,7 @@ public struct VaultConfig: Sendable {
     public static let supportedVersion = 1
     /// Where the config lives, relative to the vault.
     public static let relativePath = ".rhizome/config.yaml"
-    static let keys = ["version", "schemas", "exclude", "types", "claudeCode", "claude"]
+    static let keys = ["version", "schemas", "exclude", "types", "typeKey", "claudeCode", "claude"]
 
     /// The vault's schema folder, vault-relative.
     public var schemaFolder = ".rhizome/schemas"
@@ -25,6 +25,9 @@ public struct VaultConfig: Sendable {
     public var claudeCodeFolder = "ClaudeCode"
     /// `type:` values that mean a schema type (`meeting: session`).
     public var typeMappings: [String: String] = [:]
+    /// The frontmatter key whose value names a note's type (`typeKey: kind`), for vaults that use `type`
+    /// for something else. Schemas still call it `type`: their `type` property describes this key.
+    public var typeKey = "type"
     /// Settings of `explore` and `reflect` (`claude:`): models, limits, prompts, a monthly budget.
     public var claude = ClaudeSettings()
     /// The file's text, part of the schema fingerprint; nil when there is no config file.
@@ -101,6 +104,14 @@ public struct VaultConfig: Sendable {
                             message: "`claudeCode: \(folder)` must be a folder inside the vault, relative to it", fix: "write it like `ClaudeCode`")
                     }
                     config.claudeCodeFolder = folder
+                case "typeKey":
+                    let key = try reader.string(entry)
+                    guard let first = key.first, let last = key.last, !first.isWhitespace, !last.isWhitespace, !key.contains("\n") else {
+                        throw SchemaError(
+                            .invalidConfig, file: file, line: entry.value.line, column: entry.value.column,
+                            message: "`typeKey` must be a frontmatter key, like `kind`", fix: "write `typeKey: kind`, or remove it to use `type`")
+                    }
+                    config.typeKey = key
                 case "types":
                     for mapping in try reader.mapping(entry.value, what: "`types`") {
                         config.typeMappings[mapping.key] = try reader.string(mapping)
