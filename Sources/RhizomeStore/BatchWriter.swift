@@ -54,12 +54,13 @@ final class BatchWriter {
         // to find it, then again to remove its terms (1,100 of 10k notes replaced: 240 -> 210 ms).
         replaceFullText = try connection.prepare("INSERT OR REPLACE INTO note_fts(rowid, title, body) VALUES (?, ?, ?)")
         updateFile = try connection.prepare("""
-            UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ?, frontmatter_json = ? WHERE id = ?
+            UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ?, frontmatter_json = ?, dataview_tags = ? WHERE id = ?
             """)
         touchFile = try connection.prepare("UPDATE file SET size = ?, mtime_ns = ?, content_hash = ?, real_path = ? WHERE id = ?")
         forgetHash = try connection.prepare("UPDATE file SET content_hash = NULL WHERE id = ?")
         insertFile = try BulkInsert(connection, table: "file", columns: [
             "id", "path", "name", "folder", "extension", "kind", "resolve_key", "size", "mtime_ns", "content_hash", "real_path", "frontmatter_json",
+            "dataview_tags",
         ], rowsPerStatement: checkedTableRows)
         let schemaCodes = FindingCode.schemaCodes.subtracting(FindingCode.vaultCodes).map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         deleteSchemaFindings = try connection.prepare("DELETE FROM finding WHERE file_id = ? AND code IN (\(schemaCodes))")
@@ -171,11 +172,11 @@ final class BatchWriter {
             try (job.isNew ? insertFullText : replaceFullText).bind(.integer(id), .text(FullTextSegmenter.indexable(title)), .text(body)).run()
         }
         if job.insertsFileRow {
-            try insertRow(of: job, hash: hash, frontmatterJSON: forms.frontmatterJSON)
+            try insertRow(of: job, hash: hash, frontmatterJSON: forms.frontmatterJSON, dataviewTags: forms.dataviewTags)
         } else {
             try updateFile.bind(
                 .integer(job.file.size), .integer(job.file.modificationTime), hash.sqlite, job.file.realPath.sqlite,
-                forms.frontmatterJSON.sqlite, .integer(id)
+                forms.frontmatterJSON.sqlite, forms.dataviewTags.sqlite, .integer(id)
             ).run()
         }
     }
@@ -193,7 +194,9 @@ final class BatchWriter {
 
     /// The row of a file a first index writes with its content (`ParseJob.insertsFileRow`). Without its size
     /// and time when it was not read (`wasRead`): the next run then sees it changed and reads it again.
-    private func insertRow(of job: Indexer.ParseJob, hash: String?, frontmatterJSON: String?, wasRead: Bool = true) throws(StoreError) {
+    private func insertRow(
+        of job: Indexer.ParseJob, hash: String?, frontmatterJSON: String?, dataviewTags: String? = nil, wasRead: Bool = true
+    ) throws(StoreError) {
         let path = job.file.path
         let parts = VaultPath.Parts(of: path)
         insertFile.add(job.id)
@@ -208,6 +211,7 @@ final class BatchWriter {
         insertFile.add(hash)
         insertFile.add(job.file.realPath)
         insertFile.add(frontmatterJSON)
+        insertFile.add(dataviewTags)
         try insertFile.endRow()
     }
 
@@ -285,6 +289,9 @@ struct StoredForms: Sendable {
     var propertyValues: [String] = []
     var tagKeys: [String] = []
     var inlineFieldKeys: [String] = []
+    /// The lookup keys of the frontmatter tags Dataview reads (`DataviewFrontmatterTags`) as a JSON array,
+    /// when they differ from the index's own frontmatter tags (Obsidian's reading); nil when they do not.
+    var dataviewTags: String?
 
     init() {}
 
@@ -292,6 +299,13 @@ struct StoredForms: Sendable {
         if let frontmatter = note.frontmatter, !frontmatter.isInvalid {
             propertyValues = frontmatter.entries.map { JSONText.encode($0.value.value) }
             frontmatterJSON = JSONText.encode(frontmatter.entries, encodedValues: propertyValues)
+            if frontmatter.entries.contains(where: { DataviewFrontmatterTags.isTagKey($0.key) }),
+               let json = frontmatterJSON, case .object(let object)? = DataviewJSON.parse(json) {
+                var seen = Set<String>()
+                let keys = DataviewFrontmatterTags.tags(in: object).map { TagSyntax.key(String($0.dropFirst())) }.filter { seen.insert($0).inserted }
+                let obsidian = Set(note.tags.filter(\.isFromFrontmatter).map { TagSyntax.key($0.name) })
+                if Set(keys) != obsidian { dataviewTags = JSONText.array(keys) }
+            }
         }
         tagKeys = note.tags.map { TagSyntax.key($0.name) }
         inlineFieldKeys = note.inlineFields.map { DataviewKey.canonicalKey($0.key) }

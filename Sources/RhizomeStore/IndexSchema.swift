@@ -5,9 +5,9 @@
 /// a migration that changes what is extracted bumps `parserVersion` so the next run re-reads every file.
 enum IndexSchema {
     /// The schema version this build writes (`PRAGMA user_version`).
-    static let version = 5
+    static let version = 6
     /// Bump when parsing or resolution changes what is stored for unchanged files: forces a full re-read.
-    static let parserVersion = "6"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions; 4: Dataview inline fields; 5: `%%` comment sections, Obsidian's tag characters; 6: resolve keys of `.MD` files
+    static let parserVersion = "7"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions; 4: Dataview inline fields; 5: `%%` comment sections, Obsidian's tag characters; 6: resolve keys of `.MD` files; 7: `file.dataview_tags`
 
     /// Secondary indexes, kept apart from the migrations so that a first (bulk) index can build them once
     /// at the end. `IndexStore` makes sure they exist on every open.
@@ -322,6 +322,13 @@ enum IndexSchema {
         // takes 135 ms instead of 188. Nothing stored changes.
         """
         DROP INDEX IF EXISTS link_target_key;
+        """,
+        // 6: the frontmatter tags Dataview reads where they differ from Obsidian's reading (legacy `tag:`,
+        // comma-separated text, unvalidated values): lookup keys as a JSON array, NULL when the same
+        // (`StoredForms.dataviewTags`), so that `FROM #tag` stays one index lookup. Filled by the re-read
+        // that parser version 7 asks for.
+        """
+        ALTER TABLE file ADD COLUMN dataview_tags TEXT;
         """,
     ]
 

@@ -145,8 +145,6 @@ import RhizomeTestSupport
     @Test func legacyAndCommaSeparatedFrontmatterTagsAndAliasesCountAsDataviewReadsThem() throws {
         // Dataview reads `tag:`/`tags:` in any case, splits strings on commas and spaces, and reads
         // `alias:` as well (spec §2), where Obsidian 1.9 reads none of these.
-        // Known: file.tags and #tag sources come from the index, which follows Obsidian 1.9 (issue 7 note).
-        withKnownIssue("file.tags follow Obsidian's tag rules, not Dataview's legacy `tag:`/`alias:` keys") { () throws in
         #expect(try vault.rows(#"TABLE file.etags, file.aliases FROM "Reading/Designing Data-Intensive Applications""#) == [[
             "Reading/Designing Data-Intensive Applications.md", "[#reading/books]", "[DDIA]",
         ]])
@@ -160,7 +158,6 @@ import RhizomeTestSupport
             "Reading/A Philosophy of Software Design.md", "Reading/Designing Data-Intensive Applications.md",
             "Reading/How to Take Smart Notes.md",
         ])
-        }
     }
 
     @Test func fileInlinksAreTheNotesLinkingHereOnceEach() throws {

@@ -62,7 +62,7 @@ final class DataviewPages: @unchecked Sendable {
         var bases: [Int64: Base] = [:]
         // Text columns only when needed: reading them is most of this statement's time.
         let columns = "id, path, size, mtime_ns" + (wanted.name || wanted.day ? ", name" : ", NULL") + (wanted.folder ? ", folder" : ", NULL")
-            + (wanted.ext ? ", extension" : ", NULL") + (wanted.fields || wanted.frontmatter ? ", frontmatter_json" : ", NULL")
+            + (wanted.ext ? ", extension" : ", NULL") + (wanted.fields || wanted.frontmatter || wanted.tags || wanted.etags || wanted.aliases ? ", frontmatter_json" : ", NULL")
         // Many candidates close together (a query over most of the vault) are read by a range scan
         // that skips the others: cheaper than looking each one up.
         let lowest = ids.min()!, highest = ids.max()!
@@ -91,14 +91,12 @@ final class DataviewPages: @unchecked Sendable {
             while try statement.step() { inlineFields[statement.int(0), default: []].append((statement.text(1), statement.text(2))) }
             statement.reset()
         }
+        // The body's tags as Obsidian reads them; the frontmatter's as Dataview does (`DataviewFrontmatterTags`).
         let tags = wanted.tags || wanted.etags
             ? try grouped("""
                 SELECT t.file_id, t.name FROM json_each(?) j JOIN tag t ON \(FileRows.of("j.value", in: "t"))
-                ORDER BY t.file_id, t.from_frontmatter, t.id
+                WHERE t.from_frontmatter = 0 ORDER BY t.file_id, t.id
                 """, idList) : [:]
-        let aliases = wanted.aliases
-            ? try grouped("SELECT a.file_id, a.alias FROM json_each(?) j JOIN alias a ON \(FileRows.of("j.value", in: "a")) ORDER BY a.id", idList)
-            : [:]
         let outlinks = wanted.outlinks ? try grouped("""
             SELECT l.source_id, coalesce(t.path, l.link_path) FROM json_each(?) j JOIN link l ON \(FileRows.of("j.value", in: "l"))
             LEFT JOIN file t ON t.id = l.target_id
@@ -110,7 +108,7 @@ final class DataviewPages: @unchecked Sendable {
             """, idList) : [:]
 
         let parsesWhole = wanted.frontmatter || needs.fieldNames == nil
-        let tables = Tables(bases: bases, inlineFields: inlineFields, tags: tags, aliases: aliases, outlinks: outlinks, inlinks: inlinks)
+        let tables = Tables(bases: bases, inlineFields: inlineFields, tags: tags, outlinks: outlinks, inlinks: inlinks)
         // Large sets are built on every core: a page takes a couple of microseconds.
         let workers = ids.count >= 2_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) : 1
         let chunkSize = (ids.count + workers - 1) / workers
@@ -124,7 +122,7 @@ final class DataviewPages: @unchecked Sendable {
     private struct Tables: Sendable {
         var bases: [Int64: Base]
         var inlineFields: [Int64: [(key: String, value: String)]]
-        var tags, aliases, outlinks, inlinks: [Int64: [String]]
+        var tags, outlinks, inlinks: [Int64: [String]]
     }
 
     /// The pages of `ids` from `tables`. Each call keeps its own caches, so calls can run on several threads.
@@ -138,11 +136,12 @@ final class DataviewPages: @unchecked Sendable {
         }
         let wantsField = { (key: String) in needs.wantsField(key, canonical: canonicalKey(key)) }
         var frontmatterKeys = DataviewJSON.KeyMemo(decide: wantsField)
+        var tagKeys = DataviewJSON.KeyMemo { key in DataviewFrontmatterTags.isTagKey(key) || DataviewFrontmatterTags.isAliasKey(key) }
         return ids.compactMap { id -> DataviewObject? in
             guard let base = tables.bases[id] else { return nil }
             var page = DataviewObject(capacity: 24)
             var rawFrontmatter: DataviewValue = .object(DataviewObject())
-            if let json = base.frontmatterJSON {
+            if let json = base.frontmatterJSON, wanted.fields || wanted.frontmatter {
                 // Values of keys the query cannot read are skipped unparsed, unless it shows file.frontmatter.
                 let parsed = parsesWhole ? DataviewJSON.parse(json) : DataviewJSON.parse(json, keys: &frontmatterKeys)
                 if let parsed { rawFrontmatter = parsed }
@@ -172,12 +171,17 @@ final class DataviewPages: @unchecked Sendable {
                 file["ctime"] = created.map(DataviewValue.date)
                 file["cday"] = created.map { .date($0.startOfDay) }
             }
+            var tagFrontmatter = DataviewObject()
+            if wanted.tags || wanted.etags || wanted.aliases, let json = base.frontmatterJSON {
+                let parsed = parsesWhole && (wanted.fields || wanted.frontmatter) ? rawFrontmatter : DataviewJSON.parse(json, keys: &tagKeys)
+                if case .object(let object)? = parsed { tagFrontmatter = object }
+            }
             if wanted.tags || wanted.etags {
-                let exact = unique(tables.tags[id] ?? []).map { "#" + $0 }
+                let exact = unique((tables.tags[id] ?? []).map { "#" + $0 } + DataviewFrontmatterTags.tags(in: tagFrontmatter))
                 file["etags"] = .list(exact.map(DataviewValue.string))
                 file["tags"] = .list(unique(exact.flatMap(Self.tagWithParents)).map(DataviewValue.string))
             }
-            if wanted.aliases { file["aliases"] = .list((tables.aliases[id] ?? []).map(DataviewValue.string)) }
+            if wanted.aliases { file["aliases"] = .list(unique(DataviewFrontmatterTags.aliases(in: tagFrontmatter)).map(DataviewValue.string)) }
             if wanted.outlinks { file["outlinks"] = .list(unique(tables.outlinks[id] ?? []).map { .link(DataviewLink(path: $0)) }) }
             if wanted.inlinks {
                 // Sorted by path: a repeat follows its first occurrence.

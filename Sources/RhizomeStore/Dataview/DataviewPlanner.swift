@@ -102,9 +102,15 @@ struct DataviewPlanner {
         switch source {
         case .tag(let name):
             let key = TagSyntax.key(name)
-            // Nested tags as an index range: `key/` ≤ name_key < `key0` (`0` follows `/`).
-            return ("f.id IN (SELECT file_id FROM tag WHERE name_key = ? OR (name_key >= ? AND name_key < ?))",
-                    [.text(key), .text(key + "/"), .text(key + "0")])
+            // Nested tags as an index range: `key/` ≤ name_key < `key0` (`0` follows `/`). Frontmatter tags as
+            // Dataview reads them: the index's own, unless the file keeps Dataview's where they differ
+            // (`file.dataview_tags`, a few files: legacy `tag:`, comma-separated text).
+            return ("""
+                (f.id IN (SELECT t.file_id FROM tag t WHERE (t.name_key = ? OR (t.name_key >= ? AND t.name_key < ?)) \
+                AND (t.from_frontmatter = 0 OR NOT EXISTS (SELECT 1 FROM file d WHERE d.id = t.file_id AND d.dataview_tags IS NOT NULL))) \
+                OR f.id IN (SELECT d.id FROM file d, json_each(d.dataview_tags) j WHERE d.dataview_tags IS NOT NULL \
+                AND (j.value = ? OR (j.value >= ? AND j.value < ?))))
+                """, [.text(key), .text(key + "/"), .text(key + "0"), .text(key), .text(key + "/"), .text(key + "0")])
         case .folder(let path):
             let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
             if trimmed.isEmpty { return ("1", []) }
