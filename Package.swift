@@ -28,7 +28,7 @@ let package = Package(
         ),
         // Linux only: jemalloc (Debian's libjemalloc-dev) as the allocator of the executables. Indexing
         // allocates on the parse workers and frees on the writer; glibc's malloc spent 8% of a first
-        // index there (README, "Performance"). macOS keeps its own allocator.
+        // index there (docs/PERFORMANCE.md). macOS keeps its own allocator.
         .systemLibrary(
             name: "CJemalloc",
             pkgConfig: "jemalloc",

@@ -136,7 +136,7 @@ enum IndexSchema {
             DELETE FROM note_fts WHERE rowid = old.id;
         END;
 
-        -- The documented views (README: "SQL views"). Stable: columns are only ever added.
+        -- The documented views (docs/INDEX.md). Stable: columns are only ever added.
         CREATE VIEW files AS
             SELECT id, path, name, folder, extension, kind, size, mtime_ns / 1000000000 AS modified,
                    content_hash, real_path

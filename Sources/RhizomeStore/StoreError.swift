@@ -76,13 +76,13 @@ extension StoreError: CustomStringConvertible {
         case .notIndexed(let path):
             return "the vault has not been indexed yet (no index at \(path)). Run `rhizome index` first, or drop --no-refresh."
         case .notReadOnly:
-            return "`rhizome sql` runs read-only queries only (SELECT, WITH …). Use the documented views listed in the README."
+            return "`rhizome sql` runs read-only queries only (SELECT, WITH …). Use the documented views listed in docs/INDEX.md."
         case .multipleStatements:
             return "`rhizome sql` runs one statement at a time; remove everything after the first `;`."
         case .emptyQuery:
             return "the SQL query is empty. Example: rhizome sql \"SELECT path FROM notes LIMIT 5\""
         case .invalidQuery(let message):
-            return "the SQL query is not valid: \(message). The views you can query are listed by the README (files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings)."
+            return "the SQL query is not valid: \(message). The views you can query are listed in docs/INDEX.md (files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings)."
         case .lockUnavailable(let path, let reason):
             return "cannot lock the index for writing (\(path): \(reason)). Check the folder's permissions, or choose another place with --db PATH."
         case .timedOut(let seconds, let scope, let setting):

@@ -142,7 +142,7 @@ import RhizomeTestSupport
     }
 
     @Test func `an unquoted compact date, which YAML reads as a number, is written as YYYY-MM-DD`() throws {
-        // The README lists `20240105` among the dates fix rewrites; unquoted, as people type it, YAML
+        // docs/SCHEMAS.md lists `20240105` among the dates fix rewrites; unquoted, as people type it, YAML
         // reads it as the integer 20240105, and validate reports it as the wrong type for a date field.
         let cli = try CLIHarness()
         defer { cli.cleanUp() }

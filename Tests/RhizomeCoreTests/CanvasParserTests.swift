@@ -1,5 +1,5 @@
 /// Tests of `CanvasParser`: a `.canvas` (JSON Canvas) file links to its `file` nodes, and its `text`
-/// nodes are read like a note body. Rules from OBSIDIAN-SEMANTICS.md, "Canvas files".
+/// nodes are read like a note body. Rules from docs/OBSIDIAN.md, "Canvas files".
 import Testing
 @testable import RhizomeCore
 

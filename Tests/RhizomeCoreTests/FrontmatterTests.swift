@@ -1,6 +1,6 @@
 /// Tests of frontmatter (Obsidian properties) through `NoteParser.parse` and `YAMLParser.parse`:
 /// typed values and positions, invalid and unclosed blocks, `tags`/`aliases`, property links, and
-/// awkward bytes (BOM, CRLF, invalid UTF-8). Rules from OBSIDIAN-SEMANTICS.md, "Frontmatter".
+/// awkward bytes (BOM, CRLF, invalid UTF-8). Rules from docs/OBSIDIAN.md, "Frontmatter".
 import Testing
 @testable import RhizomeCore
 

@@ -1,4 +1,4 @@
-/// Tests of `MarkdownScanner`: one test per rule of OBSIDIAN-SEMANTICS.md ("Links in the body", "Tags",
+/// Tests of `MarkdownScanner`: one test per rule of docs/OBSIDIAN.md ("Links in the body", "Tags",
 /// "Tasks") for links, embeds, tags, headings, block ids and tasks in a note body.
 import Testing
 @testable import RhizomeCore

@@ -1,4 +1,4 @@
-/// Obsidian's tag rule, case by case (README "Tags"): which characters a tag holds, which end it, what may
+/// Obsidian's tag rule, case by case (docs/OBSIDIAN.md, "Tags"): which characters a tag holds, which end it, what may
 /// come before `#`, and the digit rule, in note bodies and in frontmatter. The cases are the ones real
 /// vaults write (emoji tags, kepano's `0🌲`, arrows) and the boundaries around them.
 import Testing

@@ -1,6 +1,6 @@
 /// Tests of `VaultScanner` (and `FileReader`) on real temporary folders: hidden files, nested folders,
 /// symlinks (files, folders, loops, broken ones), names that are NFD or not UTF-8, and bad roots.
-/// Rules from OBSIDIAN-SEMANTICS.md, "Files" and "Symlinks". Permission cases are not tested: the
+/// Rules from docs/OBSIDIAN.md, "Files" and "Symlinks". Permission cases are not tested: the
 /// tests may run as root, which can read everything.
 import Foundation
 import Testing

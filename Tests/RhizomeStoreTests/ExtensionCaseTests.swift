@@ -6,7 +6,7 @@ import RhizomeTestSupport
 
 /// `FOO.MD`, `Note.Md`: a `.md` extension in any letter case is a note, as in Obsidian (whose files keep
 /// their extension lowercased), and `[[FOO]]` reaches it the same way whether the index was built in one
-/// run or kept up to date change by change (README "Files").
+/// run or kept up to date change by change (docs/OBSIDIAN.md, "Files").
 @Suite struct ExtensionCaseTests {
     private func targets(_ store: IndexStore) throws -> [String: String] {
         let rows = try store.connection.prepare("SELECT source || ' → ' || link_path, coalesce(target, '∅') FROM links").rows { ($0.text(0), $0.text(1)) }

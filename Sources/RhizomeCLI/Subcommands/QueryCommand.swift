@@ -15,7 +15,7 @@ struct QueryCommand: RhizomeSubcommand {
               rhizome query 'LIST FROM "Meetings" WHERE file.day >= date(today) - dur(7 days)'
               rhizome query 'TABLE length(rows) AS notes GROUP BY type'
               rhizome query --note "Home" --render /tmp/Home-rendered.md
-            See the README section "Dataview queries" for the supported language.
+            See docs/DATAVIEW.md for the supported language.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, markdown }

@@ -1,4 +1,4 @@
-/// Resolves link paths to vault files exactly as Obsidian does (OBSIDIAN-SEMANTICS.md, "Resolving a
+/// Resolves link paths to vault files exactly as Obsidian does (docs/OBSIDIAN.md, "Resolving a
 /// link path to a file"). This is the only place resolution rules live.
 ///
 /// Rules, in order:

@@ -9,7 +9,7 @@ import Darwin
 /// A single-pass, byte-level scanner for the parts of a markdown body that Obsidian indexes:
 /// links, embeds, tags, headings, block ids and tasks, and the inline fields Dataview reads.
 ///
-/// Hiding rules (OBSIDIAN-SEMANTICS.md): fenced code (``` and ~~~), inline code, HTML comments and
+/// Hiding rules (docs/OBSIDIAN.md): fenced code (``` and ~~~), inline code, HTML comments and
 /// backslash-escaped brackets hide links and tags; `%% … %%` comments do not. Fenced code, inline code
 /// and HTML comments hide inline fields too. A `%%` comment section (a line that starts with `%%` and does
 /// not close it, through the line that does) is one block, as a fence is: it holds no headings, list

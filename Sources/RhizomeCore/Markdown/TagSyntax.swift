@@ -1,4 +1,4 @@
-/// Obsidian's tag grammar (docs: README "Tags"; source: the character class in Obsidian's app.js, as read
+/// Obsidian's tag grammar (docs: docs/OBSIDIAN.md, "Tags"; source: the character class in Obsidian's app.js, as read
 /// by plugins that mirror it, e.g. Tag Wrangler, and checked against Obsidian's metadata cache by others):
 /// a tag is one or more characters none of which is whitespace, General Punctuation (U+2000–U+206F),
 /// Supplemental Punctuation (U+2E00–U+2E7F) or one of ``'!"#$%&()*+,.:;<=>?@^`{|}~[]\``; so letters and
