@@ -25,6 +25,8 @@ enum IndexSchema {
         ("inline_field_key", "inline_field(field_key)"),
         ("finding_file", "finding(file_id)"),
         ("finding_code", "finding(code)"),
+        // The few files whose frontmatter tags Dataview reads differently (`FROM #tag` reads them all).
+        ("file_dataview_tags", "file(id) WHERE dataview_tags IS NOT NULL"),
     ]
 
     /// Migrations from version N-1 to N, at index N-1.
