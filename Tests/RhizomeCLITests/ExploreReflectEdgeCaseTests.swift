@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import RhizomeTestSupport
 
-/// What a review of explore and reflect found, end to end through the CLI.
-@Suite(.serialized, .ownThread, .timeLimit(.minutes(1))) struct ClaudeReviewTests {
+/// explore and reflect at their edges, end to end through the CLI: citations between notes of one name, budgets
+/// with unpriced models, a bad base URL, days not written in full.
+@Suite(.serialized, .ownThread, .timeLimit(.minutes(1))) struct ExploreReflectEdgeCaseTests {
     @Test func `every citation links to the note it quotes, even where two notes share a name`() async throws {
         // Vault-Example has two `Index.md` and two `Meeting notes.md`: `[[Index]]` names only one of each.
         let citations = (1...20).map { "[\($0)]" }.joined(separator: " ")

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import RhizomeTestSupport
 
-/// What a review of the MCP server found wrong: each scenario against the real `rhizome mcp` process.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct MCPServerReviewTests {
+/// The MCP server at its edges (a vault never indexed, runaway and hostile SQL, NFD names), each scenario
+/// against the real `rhizome mcp` process.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct MCPServerEdgeCaseTests {
     @Test func `a vault never indexed before is served (its index folder is created)`() throws {
         let vault = try TemporaryVault(copying: Fixtures.vaultExample)
         let session = try MCPSession(vault: vault, defaultIndex: true)

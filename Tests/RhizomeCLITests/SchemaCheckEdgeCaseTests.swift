@@ -4,8 +4,9 @@ import Testing
 import RhizomeCore
 import RhizomeTestSupport
 
-/// Regressions for defects a code review found in the schema work.
-@Suite struct SchemaReviewRegressionTests {
+/// Schema checks at their edges: interrupted vault-wide checks, old indexes, reference circles, shared ids,
+/// values YAML would misread, excluded notes, two schemas claiming one type value.
+@Suite struct SchemaCheckEdgeCaseTests {
     @Test func `a run killed before the vault-wide checks is completed by the next run`() throws {
         let cli = try CLIHarness()
         defer { cli.cleanUp() }

@@ -3,8 +3,9 @@ import Testing
 import RhizomeCore
 import RhizomeTestSupport
 
-/// Regressions for defects a black-box run of the schema commands found.
-@Suite struct SchemaBlackBoxRegressionTests {
+/// The typed-note commands (`new`, `validate`, `fix`) at their edges: defaults, empty required keys, path typing,
+/// links given with --set, names differing in case, dry runs.
+@Suite struct TypedNoteCommandEdgeCaseTests {
     @Test func `new writes type for a schema that does not list it, so the note is checked`() throws {
         let cli = try CLIHarness()
         defer { cli.cleanUp() }

@@ -3,8 +3,9 @@ import Testing
 @testable import RhizomeClaude
 import RhizomeTestSupport
 
-/// What a review of the client and of reflect's inputs found: each now handled.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct AnthropicClientReviewTests {
+/// The Anthropic client and reflect's inputs at their edges: odd retry-after values, redirects, date ranges,
+/// a torn ledger line, prices from the vault config.
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct AnthropicClientEdgeCaseTests {
     @Test func `retry-after that is not a finite number of seconds is ignored, and an HTTP date is honoured`() {
         #expect(AnthropicClient.retryAfter("2") == .seconds(2))
         #expect(AnthropicClient.retryAfter(" 0.5 ") == .milliseconds(500))

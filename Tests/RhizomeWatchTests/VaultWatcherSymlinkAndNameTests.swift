@@ -5,8 +5,9 @@ import RhizomeStore
 import RhizomeTestSupport
 import RhizomeWatch
 
-/// Scenarios a code review of the watcher found wrong, each now equal to a full rebuild.
-@Suite(.serialized) struct VaultWatcherReviewTests {
+/// The watcher with folder symlinks, schemas kept in the vault, NFD names and a never-indexed vault: each
+/// scenario ends equal to a full rebuild.
+@Suite(.serialized) struct VaultWatcherSymlinkAndNameTests {
     @Test func `a symlink to a folder inside the vault does not take the real folder's place`() throws {
         let vault = try VaultWatcherTests.makeVault()
         // `Link` → `Projects`: the walk keeps `Projects/…` and reports the symlink as a loop, whatever order
