@@ -163,11 +163,12 @@ import RhizomeTestSupport
         try vault.write("A.md", "[[B]] [[Missing]]\n")
         try vault.write("B.md", "[[A]]\n")
         try vault.index()
-        // Back to what schema 4 left: its index by (target, key) instead of the two.
+        // Back to what schema 4 left: its index by (target, key) instead of the two, no `dataview_tags` (6).
         let old = try SQLiteConnection(path: vault.databasePath)
         try old.execute("""
             DROP INDEX link_target; DROP INDEX link_unresolved_key;
             CREATE INDEX link_target_key ON link(target_id, link_key);
+            DROP INDEX file_dataview_tags; ALTER TABLE file DROP COLUMN dataview_tags;
             PRAGMA user_version = 4;
             """)
         let before = try vault.store().canonicalDump()

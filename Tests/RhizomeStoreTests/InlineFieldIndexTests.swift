@@ -91,7 +91,8 @@ import RhizomeTestSupport
         // Put the database back in the state the previous release left it in: schema 2, parser version 3.
         let writer = try SQLiteWriterForTests(path: vault.databasePath)
         try writer.execute("""
-            DROP VIEW inline_fields; DROP TABLE inline_field; PRAGMA user_version = 2;
+            DROP VIEW inline_fields; DROP TABLE inline_field;
+            DROP INDEX file_dataview_tags; ALTER TABLE file DROP COLUMN dataview_tags; PRAGMA user_version = 2;
             UPDATE meta SET value = '3' WHERE key = 'parser_version';
             """)
         // Schema 4 keys the per-file tables anew and starts the index over: the note is read again.
