@@ -6,8 +6,14 @@ import RhizomeCore
 /// (later) the MCP server.
 extension IndexStore {
     /// Resolves a NOTE argument exactly as a wikilink from the vault root would (`Note`, `Folder/Note`,
-    /// `Note.md`, `Note#Heading`).
+    /// `Note.md`, `Note#Heading`), also when pasted as a link or an Obsidian URI (`NoteArgument`).
     public func resolveNote(_ argument: String) throws -> FileRecord? {
+        if let record = try resolveNoteText(argument) { return record }
+        guard let inner = NoteArgument.linkPath(in: argument) else { return nil }
+        return try resolveNoteText(inner)
+    }
+
+    private func resolveNoteText(_ argument: String) throws -> FileRecord? {
         // The whole argument first (a note may have `#` in its name: `C# notes`), then without `#heading`.
         if let record = try resolveNotePath(argument.trimmingSpaces) { return record }
         guard let hashIndex = argument.firstIndex(of: "#"), hashIndex != argument.startIndex else { return nil }
@@ -31,6 +37,7 @@ extension IndexStore {
 
     /// Notes whose name is close to `argument` (for "did you mean" messages).
     public func suggestions(for argument: String, limit: Int = 5) throws -> [String] {
+        let argument = NoteArgument.linkPath(in: argument).map { path in path.split(separator: "#").first.map(String.init) ?? path } ?? argument
         guard argument.utf8.count <= Self.longestNotePathBytes else { return [] }
         let key = UnicodeNormalization.matchKey(String(VaultPath.fileName(of: argument)))
         let statement = try connection.prepare("""
