@@ -25,12 +25,19 @@ struct IndexCommand: RhizomeSubcommand {
         context.print("Indexed \(session.vaultPath) in \(Int(report.milliseconds.rounded())) ms")
         context.print("  added \(report.added.grouped) · modified \(report.modified.grouped) · removed \(report.removed.grouped) · unchanged \(report.unchanged.grouped)")
         let references = report.referenceEdges > 0 ? " · \(report.referenceEdges.grouped) reference edge\(report.referenceEdges == 1 ? "" : "s")" : ""
-        context.print("  \(report.notes.grouped) notes, \(report.files.grouped) files · \(report.links.grouped) links (\(report.unresolvedLinks.grouped) unresolved)\(references) · \(report.findingsTotal.grouped) findings")
-        if report.relinked > 0 { context.print("  \(report.relinked.grouped) links in unchanged notes now resolve differently") }
+        context.print("  \(Self.count(report.notes, "note")), \(Self.count(report.files, "file")) · \(Self.count(report.links, "link")) (\(report.unresolvedLinks.grouped) unresolved)\(references) · \(Self.count(report.findingsTotal, "finding"))")
+        if report.relinked > 0 {
+            context.print("  \(Self.count(report.relinked, "link")) in unchanged notes now \(report.relinked == 1 ? "resolves" : "resolve") differently")
+        }
         if report.findingsTotal > 0 { context.print("  see the findings with `rhizome findings`") }
         for finding in report.findings.prefix(20) { context.printError(finding.diagnosticDescription) }
         if report.findings.count > 20 { context.printError("… and \(report.findings.count - 20) more: run `rhizome findings`") }
         return .success
+    }
+
+    /// `1 note`, `2 notes`, `1,000 notes`.
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number.grouped) \(noun)\(number == 1 ? "" : "s")"
     }
 }
 

@@ -46,12 +46,12 @@ struct NewCommand: RhizomeSubcommand {
         if let id = note.id, let other = try existingNote(withID: id, context: context) {
             throw CLIError.invalidArgument("the id `\(id)` is already used by \(other); choose another --title, or --set \(schema.id?.field ?? "id")=…")
         }
-        // Journaled like every change, so `rhizome undo --write` moves it to the trash again.
-        let bytes = Array(note.text.utf8)
-        let state = VaultOperation.FileState(bytes: bytes)
-        _ = try OperationJournal(vaultPath: vault, databasePath: try VaultSession.locate(global, context: context).database).apply(
-            VaultOperation(kind: "new", summary: "created \(note.path) (\(schema.type))", steps: [.write(path: note.path, before: nil, after: state)], result: [note.path: state]),
-            contents: [bytes])
+        // Through the vault editor, as every change: refused in folders Obsidian does not see (`.obsidian/`,
+        // `.trash/`, any `.folder`), journaled so that `rhizome undo --write` moves it to the trash again.
+        let editor = try VaultSession.open(global, context: context).editor()
+        var plan = try editor.planCreate(at: note.path, text: note.text)
+        plan.operation.summary = "created \(note.path) (\(schema.type))"
+        try editor.apply(plan)
         if global.json {
             printJSON(Created(path: note.path, type: schema.type, id: note.id), vault: vault, context: context)
         } else {
