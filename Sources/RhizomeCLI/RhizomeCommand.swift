@@ -46,6 +46,12 @@ extension RhizomeSubcommand {
     func printJSON<T: Encodable>(_ payload: T, vault: String?, context: CommandContext) {
         context.print(JSONOutput.encode(JSONOutput.Envelope(command: Self.name, vault: vault, data: payload)))
     }
+
+    /// Prints a list cut to `payload` in the JSON envelope, with its `total` and whether it was `truncated`.
+    func printJSON<T: Encodable>(_ payload: [T], total: Int, vault: String?, context: CommandContext) {
+        context.print(JSONOutput.encode(JSONOutput.Envelope(
+            command: Self.name, vault: vault, data: payload, total: total, truncated: total > payload.count)))
+    }
 }
 
 /// Entry points: parse arguments, run, map errors to messages and exit statuses.

@@ -218,6 +218,13 @@ extension IndexStore {
         }
     }
 
+    /// How many notes `search` would find without a limit.
+    public func searchCount(_ query: String, raw: Bool = false) throws -> Int {
+        let expression = raw ? query : Self.ftsExpression(query)
+        guard !expression.isEmpty else { return 0 }
+        return try connection.prepare("SELECT count(*) FROM note_fts WHERE note_fts MATCH ?").bind(.text(expression)).rows { Int($0.int(0)) }.first ?? 0
+    }
+
     public enum Direction: String, Sendable, CaseIterable { case outgoing, incoming, both }
 
     /// Files within `depth` links of `fileID` (breadth-first), nearest first.

@@ -31,17 +31,23 @@ struct SearchCommand: RhizomeSubcommand {
         let session = try VaultSession.open(global, context: context)
         let text = query.joined(separator: " ")
         let hits: [SearchHit]
+        let total: Int
         do {
             hits = try session.store.search(text, limit: limit, raw: raw)
+            total = hits.count < limit ? hits.count : try session.store.searchCount(text, raw: raw)
         } catch let error as StoreError {
             guard raw, case .sqlite(_, let message, _) = error else { throw error }
             throw CLIError.searchSyntax(query: text, reason: message)
         }
         if global.json {
-            printJSON(hits, vault: session.vaultPath, context: context)
+            printJSON(hits, total: total, vault: session.vaultPath, context: context)
             return .success
         }
-        context.print("\(hits.count) result\(hits.count == 1 ? "" : "s") for \(text)")
+        if total > hits.count {
+            context.print("showing \(hits.count.grouped) of \(total.grouped) results for \(text); --limit to see more")
+        } else {
+            context.print("\(hits.count) result\(hits.count == 1 ? "" : "s") for \(text)")
+        }
         for hit in hits {
             context.print("  \(hit.path)")
             context.print("      \(hit.snippet)")

@@ -10,6 +10,10 @@ enum JSONOutput {
         var command: String
         var vault: String?
         var data: Payload
+        /// For a list cut by `--limit`: how many there are in all, and whether `data` holds fewer (absent for
+        /// commands that do not count).
+        var total: Int? = nil
+        var truncated: Bool? = nil
     }
 
     struct ErrorEnvelope: Encodable {

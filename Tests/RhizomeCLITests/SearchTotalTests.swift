@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import RhizomeCLI
+import RhizomeTestSupport
+
+/// `search` says how many notes match, not only how many it shows: "20 results" when 2,405 match was a lie
+/// by omission. Text ends the header with the total when `--limit` cut the list; JSON has `total` and
+/// `truncated` beside `data`.
+@Suite struct SearchTotalTests {
+    func vault() throws -> TemporaryVault {
+        let vault = try TemporaryVault()
+        for index in 1...3 { try vault.write("Turtle \(index).md", "A turtle, number \(index).\n") }
+        try vault.write("Other.md", "Nothing here.\n")
+        return vault
+    }
+
+    @Test func `a cut list says how many match and how to see more`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try vault()
+        let text = cli.run(["search", "turtle", "--limit", "2", "--vault", vault.path])
+        #expect(text.status == 0, "\(text.error)")
+        #expect(text.output.hasPrefix("showing 2 of 3 results for turtle; --limit to see more\n"), "\(text.output)")
+        let json = cli.run(["search", "turtle", "--limit", "2", "--json", "--vault", vault.path]).json
+        #expect(json["total"] as? Int == 3)
+        #expect(json["truncated"] as? Bool == true)
+        #expect((json["data"] as? [Any])?.count == 2)
+    }
+
+    @Test func `a whole list gives its count and is not truncated`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try vault()
+        #expect(cli.run(["search", "turtle", "--vault", vault.path]).output.hasPrefix("3 results for turtle\n"))
+        let json = cli.run(["search", "turtle", "--json", "--vault", vault.path]).json
+        #expect(json["total"] as? Int == 3)
+        #expect(json["truncated"] as? Bool == false)
+    }
+}
