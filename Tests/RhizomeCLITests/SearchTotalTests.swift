@@ -37,3 +37,19 @@ import RhizomeTestSupport
         #expect(json["truncated"] as? Bool == false)
     }
 }
+
+/// A property key or tag that matches nothing gets a suggestion, as NOTE arguments do.
+@Suite struct PropertyAndTagSuggestionTests {
+    @Test func `a key in the wrong case or with a typo is answered with the key the vault uses`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("Book.md", "---\nrating: 4\ntags: [reading/books]\n---\n")
+        let wrongCase = cli.run(["properties", "Rating", "--vault", vault.path])
+        #expect(wrongCase.output == "0 notes with `Rating`\n")
+        #expect(wrongCase.error.contains("Did you mean `rating`?"), "\(wrongCase.error)")
+        #expect(cli.run(["properties", "ratng", "--vault", vault.path]).error.contains("Did you mean `rating`?"))
+        #expect(cli.run(["tags", "#reading/book", "--vault", vault.path]).error.contains("Did you mean #reading/books?"))
+        #expect(cli.run(["properties", "zzzzzz", "--vault", vault.path]).error.isEmpty)
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RhizomeCore
 import RhizomeStore
 
 /// `rhizome tags [TAG]`: tag counts (nested tags roll up), or the notes carrying one tag.
@@ -24,8 +25,12 @@ struct TagsCommand: RhizomeSubcommand {
             if global.json {
                 printJSON(files.map(\.path), vault: session.vaultPath, context: context)
             } else {
-                context.print("\(files.count) file\(files.count == 1 ? "" : "s") tagged #\(tag.hasPrefix("#") ? String(tag.dropFirst()) : tag)")
+                let name = tag.hasPrefix("#") ? String(tag.dropFirst()) : tag
+                context.print("\(files.count) file\(files.count == 1 ? "" : "s") tagged #\(name)")
                 for file in files { context.print("  " + file.path) }
+                if files.isEmpty, let near = NearestName.nearest(name, among: try session.store.tagCounts().map(\.tag)) {
+                    context.printError("Did you mean #\(near)?")
+                }
             }
             return .success
         }
@@ -93,6 +98,14 @@ struct PropertiesCommand: RhizomeSubcommand {
                 return .success
             }
             context.print("\(values.count) note\(values.count == 1 ? "" : "s") with `\(key)`")
+            if values.isEmpty {
+                // Keys are case-sensitive, as Obsidian reads them: `Rating` is not `rating`.
+                let keys = try session.store.propertySummaries().map(\.key)
+                if let near = keys.first(where: { $0.lowercased() == key.lowercased() }) ?? NearestName.nearest(key, among: keys) {
+                    context.printError("Did you mean `\(near)`? (keys are case-sensitive)")
+                }
+                return .success
+            }
             var table = TextTable("NOTE", "TYPE", "VALUE")
             for value in values { table.add(value.path, value.type, value.value.displayText) }
             context.print(table.render(indent: "  "))
