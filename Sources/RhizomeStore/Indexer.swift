@@ -101,7 +101,8 @@ public final class Indexer {
         // Vault-level findings about other paths stay; those about the paths looked at are replaced.
         let stored = try storedScanFindings()
         delta.scanFindings = stored.filter { finding in finding.path.map { !scoped.scopedPaths.contains($0) } ?? true } + scoped.findings
-        delta.scanFindingsChanged = Set(stored.map(\.diagnosticDescription)) != Set(delta.scanFindings.map(\.diagnosticDescription))
+        delta.storedScanFindings = Set(stored.map(\.diagnosticDescription))
+        delta.scanFindingsChanged = delta.storedScanFindings != Set(delta.scanFindings.map(\.diagnosticDescription))
         delta.reportedFindings = scoped.findings
         phases.mark("look at changed paths")
         var report = try apply(delta, progress: nil, phases: &phases, clock: clock, started: started)
@@ -166,13 +167,15 @@ public final class Indexer {
             }
         }
         phases.mark("walk + load state")
-        delta.scanFindingsChanged = Set(try storedScanFindings().map(\.diagnosticDescription)) != Set(delta.scanFindings.map(\.diagnosticDescription))
+        delta.storedScanFindings = Set(try storedScanFindings().map(\.diagnosticDescription))
+        delta.scanFindingsChanged = delta.storedScanFindings != Set(delta.scanFindings.map(\.diagnosticDescription))
         // Temporary files a killed Rhizome process left beside notes (never vault files): removed, and said so.
         let swept = LeftoverSweeper.sweep(
             scan.temporaryFiles, now: Int64(Date().timeIntervalSince1970 * 1e9),
             journalHasPendingChange: FileManager.default.fileExists(atPath: OperationJournalLocation.pendingRecord(databasePath: store.databasePath)))
         var report = try apply(delta, progress: progress, phases: &phases, clock: clock, started: started)
         report.findings += swept
+        report.newFindings += swept
         return report
     }
 
@@ -187,6 +190,8 @@ public final class Indexer {
         var scanFindingsChanged = false
         /// The scan findings this run reports (a scoped update: only those about the paths it looked at).
         var reportedFindings: [Finding]?
+        /// The scan findings the index held before this run (`diagnosticDescription`s): what is not new.
+        var storedScanFindings: Set<String> = []
         var schemas: LoadedSchemas
         var schemaFingerprintChanged = false
         var forceReparse = false
@@ -222,6 +227,7 @@ public final class Indexer {
         if added.isEmpty && removed.isEmpty && changed.isEmpty && pendingKeyCount == 0 && !delta.scanFindingsChanged
             && !delta.schemaFingerprintChanged && !vaultChecksPending {
             report.unchanged = unchanged
+            report.newFindings = report.findings.filter { !delta.storedScanFindings.contains($0.diagnosticDescription) }
             if delta.fillTotals { try fillTotals(&report) }
             report.milliseconds = milliseconds(since: started, clock: clock)
             return report
@@ -411,6 +417,7 @@ public final class Indexer {
         if delta.schemaFingerprintChanged { try store.setMeta("schema_fingerprint", schemas.fingerprint) }
         try store.setMeta("last_indexed_at", ISO8601DateFormatter().string(from: Date()))
         report.unchanged = unchanged
+        report.newFindings = report.findings.filter { !delta.storedScanFindings.contains($0.diagnosticDescription) }
         if delta.fillTotals { try fillTotals(&report) }
         phases.mark("totals")
         report.milliseconds = milliseconds(since: started, clock: clock)
@@ -917,6 +924,9 @@ public struct IndexReport: Sendable, Codable, Equatable {
     public var milliseconds: Double = 0
     /// Problems met in this run (unreadable files or folders, broken symlinks, oversized files).
     public var findings: [Finding] = []
+    /// Those of `findings` the index did not hold before this run: what `rhizome index` prints (not part of
+    /// the JSON output, which has them all).
+    public var newFindings: [Finding] = []
     /// Whether the run walked the whole vault (`run()`, or an `update(changedPaths:)` that needed to).
     /// Not part of the JSON output.
     public var walkedVault = true

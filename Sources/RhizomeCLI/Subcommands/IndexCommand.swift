@@ -13,6 +13,9 @@ struct IndexCommand: RhizomeSubcommand {
     @Flag(name: .long, help: "Re-read every file, as after an upgrade.")
     var rebuild = false
 
+    @Flag(name: .long, help: "Print every problem the walk met, not only those new since the last run.")
+    var verbose = false
+
     func execute(in context: CommandContext) throws -> ExitStatus {
         var options = global
         options.noRefresh = false
@@ -30,8 +33,10 @@ struct IndexCommand: RhizomeSubcommand {
             context.print("  \(Self.count(report.relinked, "link")) in unchanged notes now \(report.relinked == 1 ? "resolves" : "resolve") differently")
         }
         if report.findingsTotal > 0 { context.print("  see the findings with `rhizome findings`") }
-        for finding in report.findings.prefix(20) { context.printError(finding.diagnosticDescription) }
-        if report.findings.count > 20 { context.printError("… and \(report.findings.count - 20) more: run `rhizome findings`") }
+        // Problems already reported by an earlier run are not repeated on every run (`--verbose` prints them).
+        let shown = verbose || rebuild ? report.findings : report.newFindings
+        for finding in shown.prefix(20) { context.printError(finding.diagnosticDescription) }
+        if shown.count > 20 { context.printError("… and \(shown.count - 20) more: run `rhizome findings`") }
         return .success
     }
 
