@@ -50,9 +50,41 @@ enum FullTextSegmenter {
         return "\"" + quoted + "\""
     }
 
-    /// Removes the spaces `indexable` inserted, from a snippet of indexed text: each whitespace run loses
-    /// one space for each CJK character beside it (looking through `**` highlight markers).
+    /// The marks FTS5's `snippet()` puts around each match (private-use characters, which no note holds);
+    /// `readable` turns them into markdown bold.
+    static let matchStart: Unicode.Scalar = "\u{E000}", matchEnd: Unicode.Scalar = "\u{E001}"
+
+    /// A snippet as shown: the spaces `indexable` inserted removed (`withoutSegmentSpaces`), then each match
+    /// in `**bold**`, except a match the note already writes in emphasis (`**Mock**` stays `**Mock**`, never
+    /// `****Mock****`).
     static func readable(_ snippet: String) -> String {
+        var scalars = Array(withoutSegmentSpaces(snippet).unicodeScalars)
+        // Neighbouring matches are one.
+        var index = 0
+        while index + 1 < scalars.count {
+            if scalars[index] == matchEnd, scalars[index + 1] == matchStart { scalars.removeSubrange(index...(index + 1)) } else { index += 1 }
+        }
+        var output = String.UnicodeScalarView()
+        index = 0
+        while index < scalars.count {
+            guard scalars[index] == matchStart, let end = scalars[index...].firstIndex(of: matchEnd) else {
+                if scalars[index] != matchStart && scalars[index] != matchEnd { output.append(scalars[index]) }
+                index += 1
+                continue
+            }
+            // (`_` is not looked at: it joins words, `the_trigram_tokenizer`, more often than it emphasizes.)
+            let inEmphasis = output.last == "*" || (end + 1 < scalars.count && scalars[end + 1] == "*")
+            if !inEmphasis { output.append(contentsOf: "**".unicodeScalars) }
+            output.append(contentsOf: scalars[(index + 1)..<end])
+            if !inEmphasis { output.append(contentsOf: "**".unicodeScalars) }
+            index = end + 1
+        }
+        return String(output)
+    }
+
+    /// Removes the spaces `indexable` inserted, from a snippet of indexed text: each whitespace run loses
+    /// one space for each CJK character beside it (looking through the match marks).
+    private static func withoutSegmentSpaces(_ snippet: String) -> String {
         guard snippet.unicodeScalars.contains(where: isCJK) else { return snippet }
         let scalars = Array(snippet.unicodeScalars)
         var output = String.UnicodeScalarView()
@@ -66,17 +98,15 @@ enum FullTextSegmenter {
             var runEnd = index
             while runEnd < scalars.count, scalars[runEnd] == " " || scalars[runEnd] == "\n" { runEnd += 1 }
             var run = Array(scalars[index..<runEnd])
-            let previous = output.reversed().first { $0 != "*" }
-            let next = scalars[runEnd...].first { $0 != "*" }
+            let previous = output.reversed().first { $0 != matchStart && $0 != matchEnd }
+            let next = scalars[runEnd...].first { $0 != matchStart && $0 != matchEnd }
             for neighbour in [previous, next] where neighbour.map(isCJK) == true {
                 if let space = run.firstIndex(of: " ") { run.remove(at: space) }
             }
             output.append(contentsOf: run)
             index = runEnd
         }
-        var text = String(output)
-        while let range = text.range(of: "****") { text.removeSubrange(range) }
-        return text
+        return String(output)
     }
 
     static func isCJK(_ scalar: Unicode.Scalar) -> Bool {

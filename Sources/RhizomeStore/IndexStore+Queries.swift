@@ -208,7 +208,7 @@ extension IndexStore {
         if words.contains(where: { $0.utf8.count > Self.longestFileNameBytes }) || words.count > 500 { words = [] }
         let nameCondition = words.isEmpty ? "0" : words.map { _ in "f.name LIKE '%' || ? || '%' ESCAPE '\\'" }.joined(separator: " AND ")
         let statement = try connection.prepare("""
-            SELECT f.path, snippet(note_fts, 1, '**', '**', '…', 16), bm25(note_fts, 10.0, 1.0) AS score, (\(nameCondition)) AS name_hit
+            SELECT f.path, snippet(note_fts, 1, '\(FullTextSegmenter.matchStart)', '\(FullTextSegmenter.matchEnd)', '…', 16), bm25(note_fts, 10.0, 1.0) AS score, (\(nameCondition)) AS name_hit
             FROM note_fts JOIN file f ON f.id = note_fts.rowid
             WHERE note_fts MATCH ? ORDER BY name_hit DESC, score LIMIT ?
             """)

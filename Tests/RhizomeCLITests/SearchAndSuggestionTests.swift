@@ -38,6 +38,21 @@ import RhizomeTestSupport
     }
 }
 
+/// Snippets mark each match in `**bold**`, but never inside emphasis the note already has.
+@Suite struct SearchSnippetTests {
+    @Test func `a match already in bold is not wrapped again`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("Testing.md", "Prefer a **Mock** over a real server, and a mock only when needed.\n")
+        let json = cli.run(["search", "mock", "--json", "--vault", vault.path]).json
+        let snippet = ((json["data"] as? [[String: Any]])?.first?["snippet"] as? String) ?? ""
+        #expect(snippet.contains("a **Mock** over"), "\(snippet)")
+        #expect(snippet.contains("a **mock** only"), "\(snippet)")
+        #expect(!snippet.contains("***"), "\(snippet)")
+    }
+}
+
 /// A property key or tag that matches nothing gets a suggestion, as NOTE arguments do.
 @Suite struct PropertyAndTagSuggestionTests {
     @Test func `a key in the wrong case or with a typo is answered with the key the vault uses`() throws {
