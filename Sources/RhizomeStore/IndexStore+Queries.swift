@@ -218,6 +218,19 @@ extension IndexStore {
         }
     }
 
+    /// Note names (or, when `prefix` holds a `/`, vault paths without `.md`) starting with `prefix`, ignoring
+    /// ASCII case, shortest first: what a shell completes a NOTE argument with.
+    public func noteNames(startingWith prefix: String, limit: Int) throws -> [String] {
+        let byPath = prefix.contains("/")
+        let column = byPath ? "substr(path, 1, length(path) - 3)" : "name"
+        let statement = try connection.prepare("""
+            SELECT DISTINCT \(column) AS candidate FROM file WHERE kind = 'note' AND lower(path) LIKE '%.md'
+            AND candidate LIKE ? || '%' ESCAPE '\\' ORDER BY length(candidate), candidate LIMIT ?
+            """)
+        statement.bind(.text(Self.escapeLike(prefix)), .integer(Int64(limit)))
+        return try statement.rows { $0.text(0) }
+    }
+
     /// How many notes `search` would find without a limit.
     public func searchCount(_ query: String, raw: Bool = false) throws -> Int {
         let expression = raw ? query : Self.ftsExpression(query)

@@ -7,7 +7,7 @@ struct NeighborsCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The note (as in a wikilink).")
+    @Argument(help: "The note (as in a wikilink).", completion: NoteCompletion.kind)
     var note: String
 
     @Option(name: .long, help: "How many links away (1–10).")
@@ -42,10 +42,10 @@ struct PathCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The start note.")
+    @Argument(help: "The start note.", completion: NoteCompletion.kind)
     var from: String
 
-    @Argument(help: "The goal note.")
+    @Argument(help: "The goal note.", completion: NoteCompletion.kind)
     var to: String
 
     @Flag(name: .long, help: "Follow links in both directions (as the graph view draws them).")

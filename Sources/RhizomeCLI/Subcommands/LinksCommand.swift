@@ -10,7 +10,7 @@ struct LinksCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The note (as in a wikilink).")
+    @Argument(help: "The note (as in a wikilink).", completion: NoteCompletion.kind)
     var note: String?
 
     @Flag(name: .long, help: "Every link occurrence in the vault.")
@@ -51,7 +51,7 @@ struct BacklinksCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The note (as in a wikilink).")
+    @Argument(help: "The note (as in a wikilink).", completion: NoteCompletion.kind)
     var note: String
 
     func execute(in context: CommandContext) throws -> ExitStatus {

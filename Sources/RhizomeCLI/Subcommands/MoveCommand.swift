@@ -20,7 +20,7 @@ struct MoveCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The note, file or folder to move.")
+    @Argument(help: "The note, file or folder to move.", completion: NoteCompletion.kind)
     var source: String
 
     @Argument(help: "Where to: a new vault-relative path, or a folder (ending in / or existing).")

@@ -10,7 +10,7 @@ struct NoteCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The note, as you would write it in a wikilink: Note, Folder/Note or Note.md.")
+    @Argument(help: "The note, as you would write it in a wikilink: Note, Folder/Note or Note.md.", completion: NoteCompletion.kind)
     var note: String
 
     func execute(in context: CommandContext) throws -> ExitStatus {

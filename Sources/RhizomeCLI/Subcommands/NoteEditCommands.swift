@@ -13,7 +13,7 @@ struct AppendCommand: RhizomeSubcommand {
         discussion: "TEXT is the markdown to add, on lines of its own (`-` reads it from standard input). Line endings follow the note's. Everything else in the note keeps its bytes.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note (resolved like a wikilink).") var note: String
+    @Argument(help: "The note (resolved like a wikilink).", completion: NoteCompletion.kind) var note: String
     @Argument(parsing: .allUnrecognized, help: "The text to add (a list item `- …` too), or - to read standard input.") var text: [String]
     @Option(help: "Add at the end of the section under this heading.") var heading: String?
     @Flag(help: "Only show the change.") var dryRun = false
@@ -32,7 +32,7 @@ struct PrependCommand: RhizomeSubcommand {
         discussion: "TEXT is the markdown to add, on lines of its own (`-` reads it from standard input). Everything else in the note keeps its bytes.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note (resolved like a wikilink).") var note: String
+    @Argument(help: "The note (resolved like a wikilink).", completion: NoteCompletion.kind) var note: String
     @Argument(parsing: .allUnrecognized, help: "The text to add (a list item `- …` too), or - to read standard input.") var text: [String]
     @Option(help: "Add right under this heading.") var heading: String?
     @Flag(help: "Only show the change.") var dryRun = false
@@ -56,7 +56,7 @@ struct SetCommand: RhizomeSubcommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note (resolved like a wikilink).") var note: String
+    @Argument(help: "The note (resolved like a wikilink).", completion: NoteCompletion.kind) var note: String
     @Argument(help: "KEY=VALUE assignments.") var assignments: [String]
     @Flag(help: "Write even when the note's schema says the result is invalid.") var force = false
     @Flag(help: "Only show the change.") var dryRun = false
@@ -81,7 +81,7 @@ struct UnsetCommand: RhizomeSubcommand {
         abstract: "Remove frontmatter properties from a note.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note (resolved like a wikilink).") var note: String
+    @Argument(help: "The note (resolved like a wikilink).", completion: NoteCompletion.kind) var note: String
     @Argument(help: "The keys to remove.") var keys: [String]
     @Flag(help: "Write even when the note's schema says the result is invalid.") var force = false
     @Flag(help: "Only show the change.") var dryRun = false

@@ -17,7 +17,7 @@ struct OpenCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The note: Note, Folder/Note, Note.md, a pasted [[link]] or an obsidian:// URI.")
+    @Argument(help: "The note: Note, Folder/Note, Note.md, a pasted [[link]] or an obsidian:// URI.", completion: NoteCompletion.kind)
     var note: String
 
     @Option(help: "Open at this line (editor only).")

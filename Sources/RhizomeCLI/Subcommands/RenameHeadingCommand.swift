@@ -10,7 +10,7 @@ struct RenameHeadingCommand: RhizomeSubcommand {
         discussion: "Links `[[Note#Old]]`, `[[Note#Parent#Old|shown]]`, `![[Note#Old]]`, `[x](Note.md#Old)` and `[[#Old]]` in the note itself follow; only the heading's text and those subpaths change. Journaled: `rhizome undo --write` reverses it.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note (resolved like a wikilink).") var note: String
+    @Argument(help: "The note (resolved like a wikilink).", completion: NoteCompletion.kind) var note: String
     @Argument(help: "The heading's current text (without #).") var old: String
     @Argument(help: "Its new text.") var new: String
     @Flag(help: "Apply the change (default: show it).") var write = false
