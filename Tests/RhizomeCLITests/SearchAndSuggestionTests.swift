@@ -68,3 +68,26 @@ import RhizomeTestSupport
         #expect(cli.run(["properties", "zzzzzz", "--vault", vault.path]).error.isEmpty)
     }
 }
+
+/// `tasks` narrowed to notes or folders, a status character, and what is due by a day.
+@Suite struct TaskFilterTests {
+    @Test func `tasks of one note, one folder, one status, or due by a date`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("Work/Plan.md", "- [ ] file taxes 📅 2024-04-15\n- [-] dropped idea\n- [ ] review [due:: 2024-04-01]\n")
+        try vault.write("Work/Later.md", "- [ ] someday\n")
+        try vault.write("Home.md", "- [x] done thing 📅 2024-01-01\n")
+        #expect(cli.run(["tasks", "Plan", "--vault", vault.path]).output.hasPrefix("3 tasks\n"))
+        #expect(cli.run(["tasks", "Work", "--vault", vault.path]).output.hasPrefix("4 tasks\n"))
+        #expect(cli.run(["tasks", "--status", "-", "--vault", vault.path]).output == "1 task\n  [-] dropped idea  — Work/Plan.md:2\n")
+        let due = cli.run(["tasks", "--due", "2024-04-30", "--open", "--vault", vault.path])
+        #expect(due.output == """
+            2 tasks
+              [ ] review [due:: 2024-04-01]  (due 2024-04-01)  — Work/Plan.md:3
+              [ ] file taxes 📅 2024-04-15  (due 2024-04-15)  — Work/Plan.md:1
+
+            """, "\(due.output)")
+        #expect(cli.run(["tasks", "--due", "soon", "--vault", vault.path]).status == 2)
+    }
+}
