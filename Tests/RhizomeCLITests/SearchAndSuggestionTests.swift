@@ -91,3 +91,32 @@ import RhizomeTestSupport
         #expect(cli.run(["tasks", "--due", "soon", "--vault", vault.path]).status == 2)
     }
 }
+
+/// `search --context N`: matching lines with their numbers and N lines around, grouped by note.
+@Suite struct SearchContextTests {
+    @Test func `matching lines are printed as ripgrep prints them, with a real count`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("Reef.md", "# Reef\n\nOne line.\nA Turtle swims.\nAnother line.\nThird.\nFourth.\nFifth.\nturtles again here.\n")
+        let result = cli.run(["search", "turtle*", "--context", "1", "--vault", vault.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == """
+            Reef.md
+            3-One line.
+            4:A Turtle swims.
+            5-Another line.
+            --
+            8-Fifth.
+            9:turtles again here.
+            10-
+
+            2 matching lines in 1 note
+
+            """, "\(result.output)")
+        let json = cli.run(["search", "turtle*", "--context", "0", "--json", "--vault", vault.path]).json
+        let hit = (json["data"] as? [[String: Any]])?.first
+        #expect(hit?["matchingLines"] as? Int == 2)
+        #expect((hit?["lines"] as? [[String: Any]])?.map { $0["line"] as? Int } == [4, 9])
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RhizomeCore
 import RhizomeStore
 
 /// `rhizome search QUERY`: ranked full-text search with snippets.
@@ -20,8 +21,12 @@ struct SearchCommand: RhizomeSubcommand {
     @Flag(name: .long, help: "Treat the query as FTS5 syntax.")
     var raw = false
 
+    @Option(name: .long, help: "Print each matching line with its number and N lines around it, grouped by note (like rg -C N).")
+    var context: Int?
+
     func validate() throws {
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
+        if let context, !(0...20).contains(context) { throw ValidationError("--context must be from 0 to 20 lines") }
         guard query.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw ValidationError("give at least one word to search for")
         }
@@ -39,6 +44,9 @@ struct SearchCommand: RhizomeSubcommand {
             guard raw, case .sqlite(_, let message, _) = error else { throw error }
             throw CLIError.searchSyntax(query: text, reason: message)
         }
+        if let around = self.context {
+            return try printLines(of: hits, total: total, around: around, session: session, context: context)
+        }
         if global.json {
             printJSON(hits, total: total, vault: session.vaultPath, context: context)
             return .success
@@ -53,5 +61,63 @@ struct SearchCommand: RhizomeSubcommand {
             context.print("      \(hit.snippet)")
         }
         return .success
+    }
+
+    /// `--context N`: the lines of each hit that hold a query word (case and accents ignored), with N lines
+    /// around, as ripgrep prints them: `12:` a matching line, `13-` a line around it, `--` between groups.
+    private func printLines(of hits: [SearchHit], total: Int, around: Int, session: VaultSession, context: CommandContext) throws -> ExitStatus {
+        let words = query.flatMap { $0.split(whereSeparator: { $0.isWhitespace }) }
+            .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "*\"()")) }
+            .filter { !$0.isEmpty && !(raw && ["AND", "OR", "NOT", "NEAR"].contains($0)) }
+            .map(Self.folded)
+        var results: [LinesHit] = []
+        for hit in hits {
+            guard case .success(let bytes) = FileReader.read(DiskPath(session.vaultPath + "/" + hit.path), maxBytes: 16 << 20) else { continue }
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+            let matching = lines.indices.filter { index in words.contains { Self.folded(lines[index]).contains($0) } }
+            var shown = Set<Int>()
+            for index in matching { for near in max(0, index - around)...min(lines.count - 1, index + around) { shown.insert(near) } }
+            let matchingSet = Set(matching)
+            results.append(LinesHit(
+                path: hit.path, score: hit.score, snippet: hit.snippet, matchingLines: matching.count,
+                lines: shown.sorted().map { LinesHit.Line(line: $0 + 1, text: lines[$0], match: matchingSet.contains($0)) }))
+        }
+        if global.json {
+            printJSON(results, total: total, vault: session.vaultPath, context: context)
+            return .success
+        }
+        for result in results {
+            context.print(result.path)
+            var previous: Int? = nil
+            for line in result.lines {
+                if let previous, line.line > previous + 1 { context.print("--") }
+                context.print("\(line.line)\(line.match ? ":" : "-")\(line.text)")
+                previous = line.line
+            }
+            context.print("")
+        }
+        let matchingLines = results.reduce(0) { $0 + $1.matchingLines }
+        var summary = "\(matchingLines.grouped) matching line\(matchingLines == 1 ? "" : "s") in \(results.count.grouped) note\(results.count == 1 ? "" : "s")"
+        if total > hits.count { summary += " (of \(total.grouped) matching notes; --limit to see more)" }
+        context.print(summary)
+        return .success
+    }
+
+    private static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    /// A hit with the lines `--context` prints.
+    struct LinesHit: Encodable {
+        struct Line: Encodable {
+            var line: Int
+            var text: String
+            var match: Bool
+        }
+        var path: String
+        var score: Double
+        var snippet: String
+        var matchingLines: Int
+        var lines: [Line]
     }
 }
