@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import RhizomeCore
+import RhizomeStore
+
+/// The options that narrow and page a list of notes, shared by the list commands: `--folder` (repeatable,
+/// subfolders included), `--tag` (nested tags included), `--type`, `--offset`, `--limit`, and `--format`.
+/// Text output says when the list was cut; JSON carries `total` and `truncated`.
+struct ListShaping: ParsableArguments {
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, jsonl, csv, tsv, paths }
+
+    @Option(name: .customLong("folder"), help: "Only notes under this vault-relative folder (repeatable; subfolders included).")
+    var folders: [String] = []
+
+    @Option(help: "Only notes with this tag (nested tags included: #project matches #project/rhizome).")
+    var tag: String?
+
+    @Option(help: "Only notes of this type (schema type or `type:` value).")
+    var type: String?
+
+    @Option(help: "Skip this many first.")
+    var offset = 0
+
+    @Option(help: "At most this many.")
+    var limit: Int?
+
+    @Option(help: "Output: text, json, jsonl, csv, tsv or paths (one path per line, for scripts).")
+    var format: Format?
+
+    func validate() throws {
+        if offset < 0 { throw ValidationError("--offset must be 0 or more") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    /// `paths` narrowed by folder, tag and type, then paged; with how many there were before paging.
+    func shape(_ paths: [String], store: IndexStore) throws -> (shown: [String], total: Int) {
+        var kept = paths
+        if !folders.isEmpty {
+            let prefixes = folders.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
+            if !prefixes.isEmpty { kept = kept.filter { path in prefixes.contains { path.hasPrefix($0 + "/") } } }
+        }
+        if let tag {
+            let tagged = Set(try store.files(withTag: tag).map(\.path))
+            kept = kept.filter(tagged.contains)
+        }
+        if let type {
+            let typed = Set(try store.typedNotes().filter { $0.type == type || $0.declaredType == type }.map(\.path))
+            kept = kept.filter(typed.contains)
+        }
+        let total = kept.count
+        let page = kept.dropFirst(offset)
+        return (Array(limit.map { page.prefix($0) } ?? page), total)
+    }
+
+    /// Prints a shaped list of paths in the chosen format (`--json` of the global options means json).
+    func print(_ shown: [String], total: Int, title: String, command: some RhizomeSubcommand, session: VaultSession, context: CommandContext) {
+        switch format ?? (command.global.json ? .json : .text) {
+        case .json:
+            command.printJSON(shown, total: total, vault: session.vaultPath, context: context)
+        case .jsonl:
+            for path in shown { context.print(JSONOutput.encode(["path": path], pretty: false)) }
+        case .csv, .tsv:
+            // One column: the header, then a path a line (quoted for CSV where it must be).
+            context.print("path")
+            for path in shown { context.print(format == .csv ? Self.csvField(path) : path.replacingOccurrences(of: "\t", with: " ")) }
+        case .paths:
+            for path in shown { context.print(path) }
+        case .text:
+            context.print("\(total.grouped) \(total == 1 ? String(title.dropLast()) : title)")
+            for path in shown { context.print("  " + path) }
+            if shown.count < total {
+                context.print("showing \(shown.count.grouped) of \(total.grouped)\(offset > 0 ? " from \(offset.grouped)" : ""); --limit and --offset to see more")
+            }
+        }
+    }
+
+    private static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
