@@ -89,6 +89,7 @@ func literalText(_ value: DataviewValue) -> String {
     case .list(let items): return "[" + items.map(literalText).joined(separator: ", ") + "]"
     case .object(let object): return "{" + object.pairs.map { "\($0.key): \(literalText($0.value))" }.joined(separator: ", ") + "}"
     case .function: return "<function>"
+    case .externalLink(let link): return "elink(\"\(link.url)\"" + (link.display.map { ", \"\($0)\"" } ?? "") + ")"
     }
 }
 
@@ -930,6 +931,7 @@ func literalText(_ value: DataviewValue) -> String {
             "flat", "sort", "reverse", "link", "date", "dateformat", "typeof", "number", "string",
             "econtains", "regextest", "regexreplace", "unique", "nonnull", "firstvalue", "truncate", "padleft", "padright",
             "striptime", "product", "average", "object", "list", "meta",
+            "elink", "embed", "reduce", "localtime", "currencyformat", "durationformat",
         ]
         #expect(Set(required).subtracting(DataviewFunctions.names).isEmpty)
     }

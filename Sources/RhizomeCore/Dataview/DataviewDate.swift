@@ -67,6 +67,15 @@ public struct DataviewDate: Sendable, Hashable {
         return a < b ? -1 : (a > b ? 1 : 0)
     }
 
+    /// The same instant as a local (floating) time, as Luxon's `toLocal()`: a date written with an offset
+    /// (`2024-01-31T10:00+09:00`) becomes the local time of that moment; a local date stays as it is.
+    public func inLocalTime(_ timeZone: TimeZone = .current) -> DataviewDate {
+        guard offsetMinutes != nil else { return self }
+        var local = DataviewDate(unixMilliseconds: comparableMilliseconds, timeZone: timeZone)
+        local.hasTime = hasTime || local.hour != 0 || local.minute != 0 || local.second != 0 || local.millisecond != 0
+        return local
+    }
+
     public var startOfDay: DataviewDate {
         DataviewDate(year: year, month: month, day: day, offsetMinutes: offsetMinutes, hasTime: false)
     }

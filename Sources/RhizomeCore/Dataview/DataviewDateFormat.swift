@@ -24,12 +24,12 @@ public enum DataviewDateFormat {
 
     /// A format's pieces: runs of one ASCII letter are tokens (`yyyy`), quoted text (`'T'`, `''` for a
     /// quote) and every other character are literal.
-    private enum Part {
+    enum Part {
         case literal(String)
         case token(Character, count: Int)
     }
 
-    private static func parts(of pattern: String) -> [Part] {
+    static func parts(of pattern: String) -> [Part] {
         let characters = Array(pattern)
         var parts: [Part] = []
         var index = 0

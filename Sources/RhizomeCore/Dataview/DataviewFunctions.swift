@@ -2,8 +2,9 @@ import Foundation
 
 /// Dataview's built-in functions (`src/expression/functions.ts`), by name.
 ///
-/// Functions marked "vectorised" apply element by element when their first argument is a list
-/// (`lower(file.tags)`). A function not in `names` is rejected when the query is parsed, naming it.
+/// Functions that Dataview vectorises apply element by element when some of their arguments are lists
+/// (`lower(file.tags)`, `replace(["a", "b"], ["a", "b"], "d")`): see `vectorized`. A function not in `names`
+/// is rejected when the query is parsed, naming it.
 public enum DataviewFunctions {
     /// Every supported function name (lower case; function names are case-insensitive).
     public static var names: Set<String> { Set(table.keys) }
@@ -27,20 +28,61 @@ public enum DataviewFunctions {
     static func call(
         _ name: String, arguments: [DataviewExpression], scope: DataviewEvaluator.Scope, evaluator: DataviewEvaluator
     ) throws(DataviewError) -> DataviewValue {
-        guard let implementation = table[name] else { throw .evaluation(message: "unknown function `\(name)`") }
+        guard let function = table[name] else { throw .evaluation(message: "unknown function `\(name)`") }
         var values: [DataviewValue] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments { values.append(try evaluator.evaluate(argument, scope: scope)) }
-        return try implementation(values, CallContext(name: name, evaluator: evaluator, scope: scope))
+        return try function.apply(values, CallContext(name: name, evaluator: evaluator, scope: scope))
     }
 
-    private static let table: [String: Implementation] = {
-        var table: [String: Implementation] = [:]
-        for (name, implementation) in containers { table[name] = implementation }
-        for (name, implementation) in strings { table[name] = implementation }
-        for (name, implementation) in numbers { table[name] = implementation }
-        for (name, implementation) in lists { table[name] = implementation }
-        for (name, implementation) in values { table[name] = implementation }
+    /// A function's implementation (called with no list at a vectorised position) and the positions it
+    /// maps over, by argument count.
+    struct Function {
+        let vectorizedPositions: [Int: [Int]]
+        let implementation: Implementation
+
+        /// Dataview's `FunctionBuilder`: when arguments at the vectorised positions for this argument count
+        /// are lists, the function is called for each index up to the shortest of those lists, with their
+        /// elements there and the other arguments as they are; a list of the results. Elements that are
+        /// lists themselves are mapped again.
+        func apply(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
+            guard let positions = vectorizedPositions[arguments.count],
+                  positions.contains(where: { if case .list = arguments[$0] { true } else { false } }) else {
+                return try implementation(arguments, context)
+            }
+            var lists: [(position: Int, items: [DataviewValue])] = []
+            for position in positions { if case .list(let items) = arguments[position] { lists.append((position, items)) } }
+            let count = lists.map(\.items.count).min() ?? 0
+            var results: [DataviewValue] = []
+            results.reserveCapacity(count)
+            var elementArguments = arguments
+            for index in 0..<count {
+                for list in lists { elementArguments[list.position] = list.items[index] }
+                results.append(try apply(elementArguments, context))
+            }
+            return .list(results)
+        }
+    }
+
+    /// The positions Dataview maps element-wise, by function and argument count (its `.vectorize(count,
+    /// positions)` calls). Functions not here map nothing; some, listed in their comments, handle lists
+    /// themselves.
+    static let vectorized: [String: [Int: [Int]]] = [
+        "elink": [1: [0], 2: [0]],
+        "embed": [1: [0], 2: [0, 1]],
+        "reduce": [2: [1]],
+        "localtime": [1: [0]],
+        "currencyformat": [2: [0]],
+        "durationformat": [2: [0]],
+    ]
+
+    private static let table: [String: Function] = {
+        var table: [String: Function] = [:]
+        for group in [containers, strings, numbers, lists, values, formatting] {
+            for (name, implementation) in group {
+                table[name] = Function(vectorizedPositions: vectorized[name] ?? [:], implementation: implementation)
+            }
+        }
         return table
     }()
 
@@ -275,6 +317,27 @@ public enum DataviewFunctions {
             guard arguments.count == 1, case .list(let items) = arguments[0] else { return try one(arguments, context) }
             return try fold(items, context, empty: .null, .times)
         },
+        "reduce": { arguments, context throws(DataviewError) in
+            // Folds a list from its first element with an operator (`"+"`, `"-"`, `"*"`, `"/"`, `"&"`, `"|"`)
+            // or a function of two values, which passes null elements over. Null for an empty list.
+            let (list, operation) = try two(arguments, context)
+            if list.isNull || operation.isNull { return .null }
+            guard case .list(let items) = list else { throw context.failure(arguments) }
+            switch operation {
+            case .string(let symbol):
+                guard !items.isEmpty else { return .null }
+                guard let op = reduceOperators[symbol] else {
+                    throw .evaluation(message: "reduce(list, operator) takes \"+\", \"-\", \"*\", \"/\", \"&\" or \"|\", not \"\(symbol)\"")
+                }
+                return try fold(items, context, empty: .null, op)
+            case .function:
+                guard var result = items.first else { return .null }
+                for item in items.dropFirst() where !item.isNull { result = try context.call(operation, result, item) }
+                return result
+            default:
+                throw context.failure(arguments)
+            }
+        },
         "average": { arguments, context throws(DataviewError) in
             let items = spread(arguments)
             guard !items.isEmpty else { return .null }
@@ -495,6 +558,30 @@ public enum DataviewFunctions {
             if case .string(let display)? = arguments.first { link.display = display }
             return .link(link)
         },
+        "embed": { arguments, context throws(DataviewError) in
+            // `embed(link)` embeds it; `embed(link, false)` makes it a plain link again.
+            guard (1...2).contains(arguments.count) else { throw context.failure(arguments) }
+            if arguments.contains(where: \.isNull) { return .null }
+            guard case .link(var link) = arguments[0] else { throw context.failure(arguments) }
+            if arguments.count == 2 {
+                guard case .boolean(let embeds) = arguments[1] else { throw context.failure(arguments) }
+                link.isEmbed = embeds
+            } else {
+                link.isEmbed = true
+            }
+            return .link(link)
+        },
+        "elink": { arguments, context throws(DataviewError) in
+            // A link to a web address, shown as the display text (the address when there is none).
+            guard (1...2).contains(arguments.count) else { throw context.failure(arguments) }
+            if arguments[0].isNull { return .null }
+            guard case .string(let url) = arguments[0] else { throw context.failure(arguments) }
+            switch arguments.count == 2 ? arguments[1] : .null {
+            case .null: return .externalLink(DataviewExternalLink(url: url, display: url))
+            case .string(let display): return .externalLink(DataviewExternalLink(url: url, display: display))
+            default: throw context.failure(arguments)
+            }
+        },
         "meta": { arguments, context throws(DataviewError) in
             guard case .link(let link) = try one(arguments, context) else { return .null }
             // As Dataview's link objects: a block's subpath is its id, without the `^`.
@@ -530,14 +617,14 @@ public enum DataviewFunctions {
         }
     }
 
-    private static func one(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
+    static func one(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
         guard arguments.count == 1 else {
             throw .evaluation(message: "\(context.name)() takes 1 argument, got \(arguments.count)")
         }
         return arguments[0]
     }
 
-    private static func two(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> (DataviewValue, DataviewValue) {
+    static func two(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> (DataviewValue, DataviewValue) {
         guard arguments.count == 2 else {
             throw .evaluation(message: "\(context.name)() takes 2 arguments, got \(arguments.count)")
         }
@@ -579,7 +666,7 @@ public enum DataviewFunctions {
         return .string(String(decoding: units[from..<to], as: UTF16.self))
     }
 
-    private static func nullOr(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
+    static func nullOr(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
         if arguments.first?.isNull ?? false { return .null }
         throw context.failure(arguments)
     }
@@ -598,6 +685,11 @@ public enum DataviewFunctions {
         for item in items.dropFirst() { result = try DataviewOperators.apply(op, result, item) }
         return result
     }
+
+    /// The operators `reduce(list, operator)` folds with.
+    private static let reduceOperators: [String: DataviewBinaryOperator] = [
+        "+": .plus, "-": .minus, "*": .times, "/": .divide, "&": .and, "|": .or,
+    ]
 
     private static func quantifier(
         _ arguments: [DataviewValue], _ context: CallContext, _ decide: ([Bool]) -> Bool

@@ -54,3 +54,21 @@ public struct DataviewLink: Sendable, Hashable {
         return text
     }
 }
+
+/// A link to a web address, as `elink(url, display)` makes it (Dataview's `ExternalLinkWidget`). It reads as
+/// markdown `[display](url)`; without a display text, the address is shown.
+public struct DataviewExternalLink: Sendable, Hashable {
+    public var url: String
+    public var display: String?
+
+    public init(url: String, display: String? = nil) {
+        self.url = url
+        self.display = display
+    }
+
+    /// The text shown for the link: its display text, else the address.
+    public var shownText: String { display ?? url }
+
+    /// `[display](url)`, as Dataview writes the widget in markdown.
+    public var markdown: String { "[\(shownText)](\(url))" }
+}
