@@ -16,14 +16,23 @@ public struct DataviewLink: Sendable, Hashable {
         self.isEmbed = isEmbed
     }
 
-    /// The text inside `[[…]]` split into its path, `#subpath` and `|display` (the path as written, untrimmed).
+    /// The text inside `[[…]]` split into its path, `#subpath` and `|display` (the path as written, untrimmed),
+    /// as Dataview's `parseInnerLink` splits it: at the first `|` not escaped as `\|`, and `\|` in the path
+    /// is a `|` (`[[Hello \| There]]` is a link to `Hello | There`; the display is kept as written).
     public static func parts(of linkText: String) -> (path: String, subpath: String?, display: String?) {
         var path = Substring(linkText)
         var display: String? = nil
-        if let bar = path.firstIndex(of: "|") {
+        var searchFrom = path.startIndex
+        while let bar = path[searchFrom...].firstIndex(of: "|") {
+            if bar > path.startIndex, path[path.index(before: bar)] == "\\" {
+                searchFrom = path.index(after: bar)
+                continue
+            }
             display = String(path[path.index(after: bar)...])
             path = path[..<bar]
+            break
         }
+        if path.contains("\\|") { path = Substring(path.replacingOccurrences(of: "\\|", with: "|")) }
         var subpath: String? = nil
         if let hash = path.firstIndex(of: "#") {
             subpath = String(path[path.index(after: hash)...])
