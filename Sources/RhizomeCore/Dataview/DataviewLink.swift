@@ -18,7 +18,8 @@ public struct DataviewLink: Sendable, Hashable {
 
     /// The text inside `[[…]]` split into its path, `#subpath` and `|display` (the path as written, untrimmed),
     /// as Dataview's `parseInnerLink` splits it: at the first `|` not escaped as `\|`, and `\|` in the path
-    /// is a `|` (`[[Hello \| There]]` is a link to `Hello | There`; the display is kept as written).
+    /// is a `|` (`[[Hello \| There]]` is a link to `Hello | There`; the display is kept as written). A heading
+    /// subpath is normalized (`DataviewHeading`); a block's keeps its `^`.
     public static func parts(of linkText: String) -> (path: String, subpath: String?, display: String?) {
         var path = Substring(linkText)
         var display: String? = nil
@@ -33,9 +34,16 @@ public struct DataviewLink: Sendable, Hashable {
             break
         }
         if path.contains("\\|") { path = Substring(path.replacingOccurrences(of: "\\|", with: "|")) }
+        // Then Dataview's `Link.infer`: a block `#^id` (up to a further `#^`), else a heading (up to a further
+        // `#`, so `[[Note#A#B]]` is heading A, as in Dataview), normalized as Dataview links headings.
         var subpath: String? = nil
-        if let hash = path.firstIndex(of: "#") {
-            subpath = String(path[path.index(after: hash)...])
+        if let block = path.range(of: "#^") {
+            let rest = path[block.upperBound...]
+            subpath = "^" + (rest.range(of: "#^").map { rest[..<$0.lowerBound] } ?? rest)
+            path = path[..<block.lowerBound]
+        } else if let hash = path.firstIndex(of: "#") {
+            let rest = path[path.index(after: hash)...]
+            subpath = DataviewHeading.linkSubpath(String(rest.firstIndex(of: "#").map { rest[..<$0] } ?? rest))
             path = path[..<hash]
         }
         return (String(path), subpath, display)
