@@ -128,8 +128,8 @@ extension DataviewFunctions {
         },
     ]
 
-    /// The longest a text may be padded to: JavaScript gives up near 2^29 units; this is far below that
-    /// and far above any table cell.
+    /// The longest a text may be padded or repeated to: JavaScript gives up near 2^29 units; this is far
+    /// below that and far above any table cell.
     static let maximumPaddedLength = 1_000_000
 
     /// `padleft`/`padright(text, length[, padding])`: JavaScript's `padStart`/`padEnd`, the padding (a space

@@ -281,7 +281,7 @@ public enum DataviewFunctions {
         "flat": { arguments, context throws(DataviewError) in
             guard let first = arguments.first else { throw context.failure(arguments) }
             var depth = 1
-            if arguments.count > 1, case .number(let given) = arguments[1] { depth = max(0, Int(given)) }
+            if arguments.count > 1, case .number(let given) = arguments[1] { depth = max(0, Int(clamping: given, limit: 1_000_000)) }
             func flatten(_ items: [DataviewValue], _ depth: Int) -> [DataviewValue] {
                 items.flatMap { item -> [DataviewValue] in
                     if depth > 0, case .list(let inner) = item { return flatten(inner, depth - 1) }
