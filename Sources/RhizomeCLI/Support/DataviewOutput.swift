@@ -74,7 +74,7 @@ enum DataviewOutput {
 
     // MARK: CSV
 
-    /// RFC 4180 CSV: links as their vault paths, dates in ISO form, lists joined by `, `.
+    /// RFC 4180 CSV: links as their vault paths (external links as their addresses), dates in ISO form, lists joined by `, `.
     static func csv(_ result: DataviewResult) -> String {
         var lines: [[String]] = [result.columns]
         switch result.kind {
@@ -90,6 +90,7 @@ enum DataviewOutput {
         switch value {
         case .null: return ""
         case .link(let link): return link.path + (link.subpath.map { "#" + $0 } ?? "")
+        case .externalLink(let link): return link.url
         case .date(let date): return date.isoText
         case .list(let items): return items.map(csvText).joined(separator: ", ")
         default: return DataviewText.plain(value)

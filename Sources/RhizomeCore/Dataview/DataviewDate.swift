@@ -1,7 +1,8 @@
 import Foundation
 
 /// A date or date-time as Dataview holds it: a civil (wall-clock) time, either floating in the local time
-/// zone or with an explicit UTC offset (`2024-01-31T10:00+02:00`).
+/// zone, or with an explicit UTC offset (`2024-01-31T10:00+02:00`), or in a named time zone
+/// (`2021-08-15T12:40:50[Europe/Paris]`, whose offset follows the date through summer and winter time).
 ///
 /// Civil arithmetic is done here (days from the civil calendar), so adding a month clamps the day as
 /// Luxon does (`2024-01-31 + 1 month = 2024-02-29`) and results do not depend on Foundation's calendars.
@@ -17,10 +18,13 @@ public struct DataviewDate: Sendable, Hashable {
     public var offsetMinutes: Int?
     /// False for a date without a time of day (`2024-01-31`): it renders without one.
     public var hasTime: Bool
+    /// The IANA time zone the date was written in (`Europe/Paris`), or nil. When set, `offsetMinutes` is
+    /// that zone's offset at this time.
+    public var zoneName: String?
 
     public init(
         year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0,
-        offsetMinutes: Int? = nil, hasTime: Bool = false
+        offsetMinutes: Int? = nil, hasTime: Bool = false, zoneName: String? = nil
     ) {
         self.year = year
         self.month = month
@@ -31,6 +35,7 @@ public struct DataviewDate: Sendable, Hashable {
         self.millisecond = millisecond
         self.offsetMinutes = offsetMinutes
         self.hasTime = hasTime
+        self.zoneName = zoneName
     }
 
     /// The date `days` after 1970-01-01.
@@ -67,8 +72,21 @@ public struct DataviewDate: Sendable, Hashable {
         return a < b ? -1 : (a > b ? 1 : 0)
     }
 
+    /// The same instant as a local (floating) time, as Luxon's `toLocal()`: a date written with an offset
+    /// (`2024-01-31T10:00+09:00`) becomes the local time of that moment; a local date stays as it is.
+    public func inLocalTime(_ timeZone: TimeZone = .current) -> DataviewDate {
+        guard offsetMinutes != nil else { return self }
+        var local = DataviewDate(unixMilliseconds: comparableMilliseconds, timeZone: timeZone)
+        local.hasTime = hasTime || local.hour != 0 || local.minute != 0 || local.second != 0 || local.millisecond != 0
+        return local
+    }
+
     public var startOfDay: DataviewDate {
-        DataviewDate(year: year, month: month, day: day, offsetMinutes: offsetMinutes, hasTime: false)
+        let midnight = DataviewDate(year: year, month: month, day: day, offsetMinutes: offsetMinutes, hasTime: false)
+        guard let zoneName, let zone = TimeZone(identifier: zoneName) else { return midnight }
+        var placed = midnight.placed(in: zone, named: zoneName, offsetGuess: offsetMinutes)
+        placed.hasTime = false
+        return placed
     }
 
     /// ISO 8601: `2024-01-31`, or `2024-01-31T10:00:00.000+02:00` style for date-times (offset only when known).
@@ -108,8 +126,9 @@ public struct DataviewDate: Sendable, Hashable {
     /// This date moved by a duration: years and months on the calendar (clamping the day), then weeks
     /// and days, then the time of day. A duration with a time part makes a date a date-time.
     public func adding(_ duration: DataviewDuration, sign: Double = 1) -> DataviewDate {
+        if let zoneName, let zone = TimeZone(identifier: zoneName) { return adding(duration, sign: sign, in: zone, named: zoneName) }
         var result = self
-        let totalMonths = Int((duration.years * 12 + duration.months) * sign)
+        let totalMonths = Int(clamping: (duration.years * 12 + duration.months) * sign, limit: Self.maximumMonths)
         if totalMonths != 0 {
             let monthIndex = result.year * 12 + (result.month - 1) + totalMonths
             result.year = Int((Double(monthIndex) / 12).rounded(.down))
@@ -122,7 +141,8 @@ public struct DataviewDate: Sendable, Hashable {
         if milliseconds != 0 {
             let hasTime = result.hasTime || timeDelta != 0 || dayDelta.rounded() != dayDelta
             result = DataviewDate.fromLocalMilliseconds(
-                result.localMilliseconds + Int64(milliseconds.rounded()), offsetMinutes: result.offsetMinutes, hasTime: hasTime)
+                result.localMilliseconds + Int64(clamping: milliseconds.rounded(), limit: Self.maximumMilliseconds),
+                offsetMinutes: result.offsetMinutes, hasTime: hasTime)
         }
         return result
     }
@@ -155,6 +175,57 @@ public struct DataviewDate: Sendable, Hashable {
         steps.seconds = rest.seconds
         steps.milliseconds = rest.milliseconds
         return steps
+    }
+
+    /// How far arithmetic may move a date (a million years): durations beyond it stop there instead of
+    /// overflowing.
+    static let maximumMonths = 12_000_000.0
+    static let maximumMilliseconds = 31_556_952_000_000_000.0
+
+    /// `adding` in a named zone, as Luxon does it: the calendar part (years, months, whole weeks and days)
+    /// moves the civil time, which then takes the zone's offset there; the rest (hours … and fractions of
+    /// days) moves the instant, whose civil time follows (so `+ 24 hours` across a change of clocks is
+    /// not `+ 1 day`).
+    private func adding(_ duration: DataviewDuration, sign: Double, in zone: TimeZone, named name: String) -> DataviewDate {
+        var civil = self
+        civil.zoneName = nil
+        let calendarDays = ((duration.weeks * sign).rounded(.towardZero) * 7 + (duration.days * sign).rounded(.towardZero))
+        let calendar = DataviewDuration(years: duration.years * sign, months: duration.months * sign, days: calendarDays)
+        civil = civil.adding(calendar)
+        var result = civil.placed(in: zone, named: name, offsetGuess: offsetMinutes)
+        let rest = (duration.weeks * 7 + duration.days) * sign - calendarDays
+        let timeDelta = (rest * 86_400_000 + (duration.hours * 3_600_000 + duration.minutes * 60_000 + duration.seconds * 1000
+            + duration.milliseconds) * sign).rounded()
+        guard timeDelta != 0 else { return result }
+        let instant = result.comparableMilliseconds + Int64(clamping: timeDelta, limit: Self.maximumMilliseconds)
+        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant) / 1000))) * 1000
+        result = DataviewDate.fromLocalMilliseconds(instant + offset, offsetMinutes: Int(offset / 60_000), hasTime: true)
+        result.zoneName = name
+        return result
+    }
+
+    /// This civil time in `zone` (Luxon's `setZone(zone, {keepLocalTime: true})`): with the zone's offset
+    /// there, found from `offsetGuess` (minutes) as Luxon's `fixOffset` does; a time the clocks skip
+    /// (spring forward) moves on by the gap, as in Luxon.
+    func placed(in zone: TimeZone, named name: String, offsetGuess: Int? = nil) -> DataviewDate {
+        let local = localMilliseconds
+        func offset(at instant: Int64) -> Int64 {
+            Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant) / 1000))) * 1000
+        }
+        let guess = offsetGuess.map { Int64($0) * 60_000 } ?? offset(at: local)
+        var instant = local - guess
+        var found = offset(at: instant)
+        if found != guess {
+            instant -= found - guess
+            let again = offset(at: instant)
+            if again != found {
+                instant = local - min(found, again)
+                found = max(found, again)
+            }
+        }
+        var result = DataviewDate.fromLocalMilliseconds(instant + found, offsetMinutes: Int(found / 60_000), hasTime: hasTime)
+        result.zoneName = name
+        return result
     }
 
     // MARK: Civil calendar
@@ -212,6 +283,20 @@ public struct DataviewDate: Sendable, Hashable {
     }
 }
 
+extension Int {
+    /// A whole number within ±`limit` (NaN is 0), where `Int(_:)` would trap.
+    init(clamping value: Double, limit: Double) {
+        self = value.isNaN ? 0 : Int(Swift.max(-limit, Swift.min(limit, value)))
+    }
+}
+
+extension Int64 {
+    /// A whole number within ±`limit` (NaN is 0), where `Int64(_:)` would trap.
+    init(clamping value: Double, limit: Double) {
+        self = value.isNaN ? 0 : Int64(Swift.max(-limit, Swift.min(limit, value)))
+    }
+}
+
 func zeroPadded(_ value: Int, _ width: Int) -> String {
     let digits = String(abs(value))
     return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -220,10 +305,11 @@ func zeroPadded(_ value: Int, _ width: Int) -> String {
 // MARK: Parsing
 
 extension DataviewDate {
-    /// An ISO date as Dataview reads one in fields and `date(…)`: `2024-01-31`, `2024-01`, `2024-01-31T10:00`,
-    /// with optional seconds, milliseconds and `Z` / `±hh:mm` offset. The whole text must match.
-    /// `allowsSpaceBeforeTime` also takes `2024-01-31 10:00` (YAML's form, for frontmatter); Dataview's
-    /// inline fields and `date("…")` want the `T`.
+    /// An ISO date as Dataview reads one in fields and `date(…)`: `2024-01-31`, `2024-01`, `2024-01-31T10`,
+    /// `2024-01-31T10:00`, with optional seconds and milliseconds, then a zone: `Z`, an offset (`+02:00`,
+    /// `+9`, `-07`), or a zone name in brackets as Luxon reads it (`[Europe/Paris]`, `[UTC+3]`, `[local]`).
+    /// The whole text must match. `allowsSpaceBeforeTime` also takes `2024-01-31 10:00` (YAML's form, for
+    /// frontmatter); Dataview's inline fields and `date("…")` want the `T`.
     public static func parse<S: StringProtocol>(_ text: S, allowsSpaceBeforeTime: Bool = true) -> DataviewDate? {
         var reader = DigitReader(Array(text.utf8))
         guard let year = reader.digits(exactly: 4), reader.take("-"), let month = reader.digits(exactly: 2) else { return nil }
@@ -233,9 +319,12 @@ extension DataviewDate {
         guard let day = reader.digits(exactly: 2), isValid(year: year, month: month, day: day) else { return nil }
         var date = DataviewDate(year: year, month: month, day: day)
         if reader.isAtEnd { return date }
-        guard reader.take("T") || (allowsSpaceBeforeTime && reader.take(" ")), let hour = reader.digits(exactly: 2), hour < 24, reader.take(":"),
-              let minute = reader.digits(exactly: 2), minute < 60 else { return nil }
+        let separatedByT = reader.take("T")
+        guard separatedByT || (allowsSpaceBeforeTime && reader.take(" ")), let hour = reader.digits(exactly: 2), hour < 24 else { return nil }
+        date.hasTime = true
         date.hour = hour
+        if reader.isAtEnd, separatedByT { return date }
+        guard reader.take(":"), let minute = reader.digits(exactly: 2), minute < 60 else { return nil }
         date.minute = minute
         date.hasTime = true
         if reader.take(":") {
@@ -251,12 +340,87 @@ extension DataviewDate {
         } else if reader.peek == UInt8(ascii: "+") || reader.peek == UInt8(ascii: "-") {
             let sign = reader.peek == UInt8(ascii: "-") ? -1 : 1
             reader.index += 1
-            guard let hours = reader.digits(exactly: 2) else { return nil }
-            _ = reader.take(":")
-            let minutes = reader.digits(exactly: 2) ?? 0
+            guard let hours = reader.digits(exactly: 2) ?? reader.digits(exactly: 1) else { return nil }
+            // `+02:00`, `+9`, `+6:30`; and, beyond Dataview, `+0200`.
+            let minutes = reader.take(":") ? reader.digits(exactly: 2) : reader.digits(exactly: 2) ?? 0
+            guard let minutes else { return nil }
             date.offsetMinutes = sign * (hours * 60 + minutes)
+        } else if reader.take("[") {
+            let start = reader.index
+            while let byte = reader.peek, isZoneNameByte(byte) { reader.index += 1 }
+            let name = String(decoding: reader.bytes[start..<reader.index], as: UTF8.self)
+            guard !name.isEmpty, reader.take("]"), let zone = DataviewZone(name) else { return nil }
+            switch zone {
+            case .local: break
+            case .fixed(let minutes): date.offsetMinutes = minutes
+            case .named(let timeZone): date = date.placed(in: timeZone, named: timeZone.identifier)
+            }
         }
         return reader.isAtEnd ? date : nil
+    }
+
+    /// The characters Dataview's date parser takes in a bracketed zone name: ASCII letters and digits and
+    /// `+ , - . /` (so not `_`: `[America/New_York]` is no date in Dataview either).
+    private static func isZoneNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "+")...UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// A time zone as Luxon reads a zone name (`normalizeZone`): `local`, `system` or `default` (the local
+/// zone), `UTC` or `GMT`, `UTC±h[:mm]` (a fixed offset), or an IANA name in any letter case
+/// (`Europe/Paris`, `US/Pacific`, `EST`). Other text is no zone.
+enum DataviewZone {
+    case local
+    case fixed(minutes: Int)
+    case named(TimeZone)
+
+    init?(_ name: String) {
+        let lowered = name.lowercased()
+        switch lowered {
+        case "local", "system", "default": self = .local
+        case "utc", "gmt": self = .fixed(minutes: 0)
+        default:
+            if lowered.hasPrefix("utc") {
+                guard let minutes = DataviewZone.offsetMinutes(lowered.dropFirst(3)) else { return nil }
+                self = .fixed(minutes: minutes)
+            } else if let zone = DataviewZone.ianaZone(name) {
+                self = .named(zone)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// `+9`, `-07:30`: Luxon's `signedOffset` (the minutes take the hours' sign).
+    private static func offsetMinutes(_ text: Substring) -> Int? {
+        var reader = DigitReader(Array(text.utf8))
+        guard let signByte = reader.peek, signByte == UInt8(ascii: "+") || signByte == UInt8(ascii: "-") else { return nil }
+        reader.index += 1
+        guard let hours = reader.digits(exactly: 2) ?? reader.digits(exactly: 1) else { return nil }
+        var minutes = 0
+        if reader.take(":") {
+            guard let given = reader.digits(exactly: 2) else { return nil }
+            minutes = given
+        }
+        guard reader.isAtEnd else { return nil }
+        return (signByte == UInt8(ascii: "-") ? -1 : 1) * (hours * 60 + minutes)
+    }
+
+    /// An IANA zone (JavaScript's `Intl` takes names in any case); not Foundation's own `GMT+9` forms,
+    /// which `Intl` does not know.
+    private static func ianaZone(_ name: String) -> TimeZone? {
+        let upper = name.uppercased()
+        if (upper.hasPrefix("GMT") || upper.hasPrefix("UTC")) && upper.count > 3 { return nil }
+        if let zone = TimeZone(identifier: name) { return zone }
+        let lowered = name.lowercased()
+        guard let known = TimeZone.knownTimeZoneIdentifiers.first(where: { $0.lowercased() == lowered }) else { return nil }
+        return TimeZone(identifier: known)
     }
 }
 

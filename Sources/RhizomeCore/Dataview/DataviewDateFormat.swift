@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Supported tokens (English names): `yyyy` `yy` `y`, `MMMM` `MMM` `MM` `M`, `dd` `d`, `EEEE` `EEE` `E`
 /// (`cccc` `ccc` `c` likewise), `HH` `H`, `hh` `h`, `mm` `m`, `ss` `s`, `SSS`, `a`, `WW` `W` (ISO week),
-/// `kkkk` `kk` (ISO week year), `ooo` `o` (day of year), `q` (quarter), `Z` `ZZ` (offset); text in
+/// `kkkk` `kk` (ISO week year), `ooo` `o` (day of year), `q` (quarter), `Z` `ZZ` (offset), `z` (zone name); text in
 /// single quotes is literal; other letters are printed as they are.
 public enum DataviewDateFormat {
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -24,12 +24,12 @@ public enum DataviewDateFormat {
 
     /// A format's pieces: runs of one ASCII letter are tokens (`yyyy`), quoted text (`'T'`, `''` for a
     /// quote) and every other character are literal.
-    private enum Part {
+    enum Part {
         case literal(String)
         case token(Character, count: Int)
     }
 
-    private static func parts(of pattern: String) -> [Part] {
+    static func parts(of pattern: String) -> [Part] {
         let characters = Array(pattern)
         var parts: [Part] = []
         var index = 0
@@ -91,8 +91,18 @@ public enum DataviewDateFormat {
             // `Z` is Luxon's narrow offset (`+2`, `+5:30`), `ZZ` the full one (`+02:00`).
             if count == 1 { return "\(sign)\(abs(offset) / 60)" + (offset % 60 == 0 ? "" : ":\(zeroPadded(abs(offset) % 60, 2))") }
             return "\(sign)\(zeroPadded(abs(offset) / 60, 2)):\(zeroPadded(abs(offset) % 60, 2))"
+        case ("z", 1): return zoneName(of: date)
         default: return String(repeating: letter, count: count)
         }
+    }
+
+    /// Luxon's `zoneName`: the IANA name of a date written in a named zone (`Europe/Paris`), `UTC` or
+    /// `UTC+9`, `UTC-6:30` for a fixed offset, the local zone's name for a local time.
+    static func zoneName(of date: DataviewDate) -> String {
+        if let name = date.zoneName { return name }
+        guard let offset = date.offsetMinutes else { return TimeZone.current.identifier }
+        if offset == 0 { return "UTC" }
+        return "UTC" + (offset < 0 ? "-" : "+") + String(abs(offset) / 60) + (abs(offset) % 60 == 0 ? "" : ":" + String(abs(offset) % 60))
     }
 
     // MARK: Parsing
@@ -101,43 +111,59 @@ public enum DataviewDateFormat {
     /// must match. Tokens: `yyyy` `yy` `y`, `MMMM` `MMM` `MM` `M` (`LLLL` … likewise), `dd` `d`, `HH` `H`,
     /// `hh` `h` with `a`, `mm` `m`, `ss` `s`, `SSS` `S`, `EEEE` `EEE` (a weekday name, checked against the
     /// date), `ooo` (day of year), `ZZ` `Z` (offset); `x` and `X` alone read milliseconds or seconds since
-    /// 1970. Quoted text and other characters must appear as written. As in Luxon, the units above the
-    /// largest one the format gives are `now`'s (`HH:mm` is today), the ones below it start at their
-    /// first value. Nil when the text does not match or names no real date.
+    /// 1970. Quoted text and other characters must appear as written. A number that may have several
+    /// widths takes as many digits as the rest of the format lets it, as Luxon's regular expression does:
+    /// `yyMMdd` reads `210313` as 2021-03-13. As in Luxon, the units above the largest one the format gives
+    /// are `now`'s (`HH:mm` is today), the ones below it start at their first value. Nil when the text does
+    /// not match or names no real date.
     public static func parse(_ text: String, format pattern: String, now: DataviewDate) -> DataviewDate? {
         if pattern == "x" || pattern == "X" { return epoch(text, unitMilliseconds: pattern == "x" ? 1 : 1000) }
-        var reader = FormatReader(text: Array(text.unicodeScalars))
-        var fields = ParsedFields()
-        for part in parts(of: pattern) {
-            switch part {
-            case .literal(let literal):
-                guard reader.consume(literal) else { return nil }
-            case .token(let letter, let count):
-                guard read(letter, count: count, into: &fields, from: &reader) else { return nil }
-            }
-        }
-        guard reader.isAtEnd else { return nil }
-        return fields.date(now: now)
+        let reader = FormatReader(text: Array(text.unicodeScalars))
+        return match(parts(of: pattern)[...], reader, ParsedFields())?.date(now: now)
     }
 
-    private static func read(_ letter: Character, count: Int, into fields: inout ParsedFields, from reader: inout FormatReader) -> Bool {
-        /// A number of `digits` digits into `field`, if it is `within` the range.
+    /// The fields read when `parts` match the rest of the text, trying each number token's widest reading
+    /// first, then narrower ones (backtracking).
+    private static func match(_ parts: ArraySlice<Part>, _ reader: FormatReader, _ fields: ParsedFields) -> ParsedFields? {
+        guard let part = parts.first else { return reader.isAtEnd ? fields : nil }
+        switch part {
+        case .literal(let literal):
+            var next = reader
+            guard next.consume(literal) else { return nil }
+            return match(parts.dropFirst(), next, fields)
+        case .token(let letter, let count):
+            var maximumDigits = Int.max
+            while true {
+                var next = reader, read = fields
+                guard self.read(letter, count: count, into: &read, from: &next, maximumDigits: maximumDigits) else { return nil }
+                if let matched = match(parts.dropFirst(), next, read) { return matched }
+                let taken = next.position - reader.position
+                guard next.lastWasNumber, taken > 1 else { return nil }
+                maximumDigits = taken - 1
+            }
+        }
+    }
+
+    private static func read(
+        _ letter: Character, count: Int, into fields: inout ParsedFields, from reader: inout FormatReader, maximumDigits: Int
+    ) -> Bool {
+        reader.lastWasNumber = false
+        /// A number of `digits` digits (at most `maximumDigits`) into `field`, if it is `within` the range.
         func number(_ digits: ClosedRange<Int>, _ field: WritableKeyPath<ParsedFields, Int?>, within range: ClosedRange<Int>? = nil) -> Bool {
-            guard let value = reader.digits(digits), range?.contains(value) ?? true else { return false }
+            guard let value = reader.number(digits, maximum: maximumDigits), range?.contains(value) ?? true else { return false }
             fields[keyPath: field] = value
             return true
         }
         switch (letter, count) {
         case ("y", 2):
-            let start = reader.position
-            guard let year = reader.digits(2...4) else { return false }
-            // Luxon's cutoff for two-digit years; more digits are the year itself.
-            fields.year = reader.position - start > 2 ? year : year > 60 ? 1900 + year : 2000 + year
+            guard let year = reader.number(2...4, maximum: maximumDigits) else { return false }
+            // Luxon's `untruncateYear`: two-digit years up to 60 are this century's, later ones the last's.
+            fields.year = year > 99 ? year : year > 60 ? 1900 + year : 2000 + year
         case ("y", 4):
             guard let year = reader.digits(4...4) else { return false }
             fields.year = year
         case ("y", 5...):
-            guard let year = reader.digits(4...6) else { return false }
+            guard let year = reader.number(4...6, maximum: maximumDigits) else { return false }
             fields.year = year
         case ("y", _): return number(1...6, \.year)
         case ("M", 1...2), ("L", 1...2): return number(count...2, \.month)
@@ -240,6 +266,17 @@ public enum DataviewDateFormat {
             }
             position += scalars.count
             return true
+        }
+
+        /// Whether the last token read was a number (which may be read again with fewer digits).
+        var lastWasNumber = false
+
+        /// `digits`, at most `maximum` of them, noting that a number was read.
+        mutating func number(_ lengths: ClosedRange<Int>, maximum: Int) -> Int? {
+            guard maximum >= lengths.lowerBound else { return nil }
+            let value = digits(lengths.lowerBound...min(lengths.upperBound, maximum))
+            lastWasNumber = value != nil
+            return value
         }
 
         /// A run of ASCII digits whose length is in `lengths` (the longest that fits).

@@ -134,8 +134,8 @@ public struct DataviewEvaluator: Sendable {
             guard number >= 0, number < Double(items.count) else { return .null }
             return items[Int(number)]
         case (.string(let text), .number(let number)):
+            guard number >= 0, number < Double(text.count) else { return .null }  // NaN too
             let position = Int(number.rounded(.down))
-            guard position >= 0, position < text.count else { return .null }
             return .string(String(text[text.index(text.startIndex, offsetBy: position)]))
         case (_, .string(let key)):
             return try member(key, of: base)

@@ -2,8 +2,9 @@ import Foundation
 
 /// Dataview's built-in functions (`src/expression/functions.ts`), by name.
 ///
-/// Functions marked "vectorised" apply element by element when their first argument is a list
-/// (`lower(file.tags)`). A function not in `names` is rejected when the query is parsed, naming it.
+/// Functions that Dataview vectorises apply element by element when some of their arguments are lists
+/// (`lower(file.tags)`, `replace(["a", "b"], ["a", "b"], "d")`): see `vectorized`. A function not in `names`
+/// is rejected when the query is parsed, naming it.
 public enum DataviewFunctions {
     /// Every supported function name (lower case; function names are case-insensitive).
     public static var names: Set<String> { Set(table.keys) }
@@ -27,20 +28,78 @@ public enum DataviewFunctions {
     static func call(
         _ name: String, arguments: [DataviewExpression], scope: DataviewEvaluator.Scope, evaluator: DataviewEvaluator
     ) throws(DataviewError) -> DataviewValue {
-        guard let implementation = table[name] else { throw .evaluation(message: "unknown function `\(name)`") }
+        guard let function = table[name] else { throw .evaluation(message: "unknown function `\(name)`") }
         var values: [DataviewValue] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments { values.append(try evaluator.evaluate(argument, scope: scope)) }
-        return try implementation(values, CallContext(name: name, evaluator: evaluator, scope: scope))
+        return try function.apply(values, CallContext(name: name, evaluator: evaluator, scope: scope))
     }
 
-    private static let table: [String: Implementation] = {
-        var table: [String: Implementation] = [:]
-        for (name, implementation) in containers { table[name] = implementation }
-        for (name, implementation) in strings { table[name] = implementation }
-        for (name, implementation) in numbers { table[name] = implementation }
-        for (name, implementation) in lists { table[name] = implementation }
-        for (name, implementation) in values { table[name] = implementation }
+    /// A function's implementation (called with no list at a vectorised position) and the positions it
+    /// maps over, by argument count.
+    struct Function {
+        /// Indexed by argument count (an array rather than a dictionary: this runs for every call on every row).
+        let vectorizedPositions: [[Int]]
+        let implementation: Implementation
+
+        init(vectorizing positions: [Int: [Int]], _ implementation: @escaping Implementation) {
+            var byCount = [[Int]](repeating: [], count: (positions.keys.max() ?? -1) + 1)
+            for (count, list) in positions { byCount[count] = list }
+            vectorizedPositions = byCount
+            self.implementation = implementation
+        }
+
+        /// Dataview's `FunctionBuilder`: when arguments at the vectorised positions for this argument count
+        /// are lists, the function is called for each index up to the shortest of those lists, with their
+        /// elements there and the other arguments as they are; a list of the results. Elements that are
+        /// lists themselves are mapped again.
+        func apply(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
+            guard arguments.count < vectorizedPositions.count,
+                  case let positions = vectorizedPositions[arguments.count],
+                  positions.contains(where: { if case .list = arguments[$0] { true } else { false } }) else {
+                return try implementation(arguments, context)
+            }
+            var lists: [(position: Int, items: [DataviewValue])] = []
+            for position in positions { if case .list(let items) = arguments[position] { lists.append((position, items)) } }
+            let count = lists.map(\.items.count).min() ?? 0
+            var results: [DataviewValue] = []
+            results.reserveCapacity(count)
+            var elementArguments = arguments
+            for index in 0..<count {
+                for list in lists { elementArguments[list.position] = list.items[index] }
+                results.append(try apply(elementArguments, context))
+            }
+            return .list(results)
+        }
+    }
+
+    /// The positions Dataview maps element-wise, by function and argument count (its `.vectorize(count,
+    /// positions)` calls). Functions not here map nothing: the list functions (`sum`, `min`, `sort` …) take
+    /// a list whole, and `extract` maps over a list of objects itself.
+    static let vectorized: [String: [Int: [Int]]] = [
+        // Constructors
+        "link": [1: [0], 2: [0, 1]], "embed": [1: [0], 2: [0, 1]], "elink": [1: [0], 2: [0]],
+        "date": [1: [0]], "dur": [1: [0]], "number": [1: [0]],
+        // Numbers and lists
+        "round": [1: [0], 2: [0]], "trunc": [1: [0]], "floor": [1: [0]], "ceil": [1: [0]], "reduce": [2: [1]],
+        // Objects, lists and text (`extract` maps over a list of objects itself)
+        "contains": [2: [1]], "icontains": [2: [1]], "econtains": [2: [1]], "containsword": [2: [0, 1]], "join": [2: [1]],
+        "regextest": [2: [0, 1]], "regexmatch": [2: [0, 1]], "regexreplace": [3: [0, 1, 2]], "replace": [3: [0, 1, 2]],
+        "lower": [1: [0]], "upper": [1: [0]], "startswith": [2: [0, 1]], "endswith": [2: [0, 1]],
+        "padleft": [2: [0, 1], 3: [0, 1, 2]], "padright": [2: [0, 1], 3: [0, 1, 2]],
+        "substring": [2: [0, 1], 3: [0, 1, 2]], "truncate": [2: [0, 1], 3: [0, 1, 2]],
+        // Utilities
+        "default": [2: [0, 1]], "choice": [3: [0]], "striptime": [1: [0]], "dateformat": [2: [0]],
+        "durationformat": [2: [0]], "currencyformat": [2: [0]], "localtime": [1: [0]],
+    ]
+
+    private static let table: [String: Function] = {
+        var table: [String: Function] = [:]
+        for group in [containers, text, numbers, lists, values, formatting] {
+            for (name, implementation) in group {
+                table[name] = Function(vectorizing: vectorized[name] ?? [:], implementation)
+            }
+        }
         return table
     }()
 
@@ -53,7 +112,7 @@ public enum DataviewFunctions {
             if case .list(let items) = haystack { return items.contains(needle) }
             return contains(haystack, needle, caseSensitive: true)
         },
-        "containsword": vectorisedPairs { text, word, context throws(DataviewError) in
+        "containsword": binary { text, word, context throws(DataviewError) in
             guard case .string(let haystack) = text, case .string(let needle) = word else {
                 if text.isNull || word.isNull { return .null }
                 throw context.failure([text, word])
@@ -113,151 +172,41 @@ public enum DataviewFunctions {
         }
     }
 
-    /// The contains family: two arguments, mapped over a list of needles as Dataview does.
+    /// The contains family: two arguments (a list of needles is mapped over before, see `vectorized`).
     private static func containment(_ test: @escaping @Sendable (DataviewValue, DataviewValue) -> Bool) -> Implementation {
         return { arguments, context throws(DataviewError) in
             let (haystack, needle) = try two(arguments, context)
-            if case .list(let needles) = needle { return .list(needles.map { .boolean(test(haystack, $0)) }) }
             return .boolean(test(haystack, needle))
         }
     }
 
-    // MARK: Strings
-
-    private static let strings: [String: Implementation] = [
-        "lower": vectorised { value, context throws(DataviewError) in
-            guard case .string(let text) = value else { return value }
-            return .string(text.lowercased())
-        },
-        "upper": vectorised { value, context throws(DataviewError) in
-            guard case .string(let text) = value else { return value }
-            return .string(text.uppercased())
-        },
-        "startswith": vectorisedPairs { text, prefix, context throws(DataviewError) in
-            guard case .string(let whole) = text, case .string(let start) = prefix else { return try nullOr([text, prefix], context) }
-            return .boolean(whole.utf8.starts(with: start.utf8))  // code units, as JavaScript's startsWith
-        },
-        "endswith": vectorisedPairs { text, suffix, context throws(DataviewError) in
-            guard case .string(let whole) = text, case .string(let end) = suffix else { return try nullOr([text, suffix], context) }
-            return .boolean(whole.utf8.count >= end.utf8.count && whole.utf8.suffix(end.utf8.count).elementsEqual(end.utf8))
-        },
-        "replace": vectorised { value, arguments, context throws(DataviewError) in
-            guard arguments.count == 2, case .string(let text) = value, case .string(let pattern) = arguments[0],
-                  case .string(let replacement) = arguments[1] else { return try nullOr([value] + arguments, context) }
-            // As JavaScript's split(find).join(replacement): an empty `find` puts the replacement between characters.
-            if pattern.isEmpty { return .string(text.map(String.init).joined(separator: replacement)) }
-            return .string(text.replacingOccurrences(of: pattern, with: replacement, options: .literal))
-        },
-        "regexmatch": vectorisedPairs { pattern, text, context throws(DataviewError) in
-            guard case .string(let pattern) = pattern, case .string(let text) = text else {
-                if pattern.isNull || text.isNull { return .boolean(false) }
-                throw context.failure([pattern, text])
-            }
-            // As Dataview: anchored at both ends unless the pattern already starts with `^` or ends with `$`.
-            let anchored = pattern.hasPrefix("^") || pattern.hasSuffix("$") ? pattern : "^" + pattern + "$"
-            return .boolean(try RegexCache.shared.regex(anchored).firstMatch(
-                in: text, range: NSRange(text.startIndex..., in: text)) != nil)
-        },
-        "regextest": vectorisedPairs { pattern, text, context throws(DataviewError) in
-            guard case .string(let pattern) = pattern, case .string(let text) = text else {
-                if pattern.isNull || text.isNull { return .boolean(false) }
-                throw context.failure([pattern, text])
-            }
-            return .boolean(try RegexCache.shared.regex(pattern).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil)
-        },
-        "regexreplace": vectorised { value, arguments, context throws(DataviewError) in
-            guard arguments.count == 2, case .string(let text) = value, case .string(let pattern) = arguments[0],
-                  case .string(let replacement) = arguments[1] else { return try nullOr([value] + arguments, context) }
-            let regex = try RegexCache.shared.regex(pattern)
-            return .string(regex.stringByReplacingMatches(
-                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replacement))
-        },
-        "split": { arguments, context throws(DataviewError) in
-            guard arguments.count >= 2, case .string(let text) = arguments[0], case .string(let pattern) = arguments[1] else {
-                return try nullOr(arguments, context)
-            }
-            var limit = Int.max
-            if arguments.count > 2, case .number(let number) = arguments[2] { limit = max(0, Int(number)) }
-            let regex = try RegexCache.shared.regex(pattern)
-            var parts: [DataviewValue] = []
-            var start = text.startIndex
-            for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                guard let range = Range(match.range, in: text), !range.isEmpty else { continue }
-                parts.append(.string(String(text[start..<range.lowerBound])))
-                // As JavaScript's split: captured groups are spliced in (an unmatched group as "").
-                for group in stride(from: 1, to: match.numberOfRanges, by: 1) {
-                    parts.append(.string(Range(match.range(at: group), in: text).map { String(text[$0]) } ?? ""))
-                }
-                start = range.upperBound
-            }
-            parts.append(.string(String(text[start...])))
-            return .list(Array(parts.prefix(limit)))
-        },
-        "join": { arguments, context throws(DataviewError) in
-            guard let first = arguments.first else { throw context.failure(arguments) }
-            var separator = ", "
-            if arguments.count > 1, case .string(let given) = arguments[1] { separator = given }
-            guard case .list(let items) = first else { return .string(DataviewText.plain(first)) }
-            return .string(items.map(DataviewText.plain).joined(separator: separator))
-        },
-        "substring": { arguments, context throws(DataviewError) in
-            // JavaScript's `substring`, in UTF-16 units as Dataview counts: bounds clamped to the text, swapped
-            // when the start is past the end; any null argument gives null; a list of texts, each.
-            guard (2...3).contains(arguments.count) else { throw context.failure(arguments) }
-            if arguments.contains(where: \.isNull) { return .null }
-            if case .list(let texts) = arguments[0] {
-                var results: [DataviewValue] = []
-                for text in texts { results.append(try substring([text] + arguments.dropFirst(), context)) }
-                return .list(results)
-            }
-            return try substring(arguments, context)
-        },
-        "truncate": vectorised { value, arguments, context throws(DataviewError) in
-            guard case .string(let text) = value, case .number(let length)? = arguments.first else { return try nullOr([value] + arguments, context) }
-            var suffix = "..."
-            if arguments.count > 1, case .string(let given) = arguments[1] { suffix = given }
-            // As Dataview: cut when longer than `length` minus the suffix.
-            let keep = max(0, Int(length) - suffix.count)
-            guard text.count > keep else { return value }
-            return .string(String(text.prefix(keep)) + suffix)
-        },
-        "padleft": vectorised { value, arguments, context throws(DataviewError) in
-            guard case .string(let text) = value, case .number(let length)? = arguments.first else { return try nullOr([value] + arguments, context) }
-            var padding = " "
-            if arguments.count > 1, case .string(let given) = arguments[1], !given.isEmpty { padding = given }
-            let missing = max(0, Int(length) - text.count)
-            return .string(String(String(repeating: padding, count: missing).prefix(missing)) + text)
-        },
-        "padright": vectorised { value, arguments, context throws(DataviewError) in
-            guard case .string(let text) = value, case .number(let length)? = arguments.first else { return try nullOr([value] + arguments, context) }
-            var padding = " "
-            if arguments.count > 1, case .string(let given) = arguments[1], !given.isEmpty { padding = given }
-            let missing = max(0, Int(length) - text.count)
-            return .string(text + String(String(repeating: padding, count: missing).prefix(missing)))
-        },
-    ]
-
     // MARK: Numbers
 
     private static let numbers: [String: Implementation] = [
-        "round": vectorised { value, arguments, context throws(DataviewError) in
-            guard case .number(let number) = value else { return try nullOr([value] + arguments, context) }
+        "round": { arguments, context throws(DataviewError) in
+            guard let value = arguments.first else { throw .evaluation(message: "round() needs at least 1 argument") }
+            guard arguments.count <= 2 else { throw context.failure(arguments) }
+            guard case .number(let number) = value else { return try nullOr(arguments, context) }
             var digits = 0.0
-            if case .number(let given)? = arguments.first { digits = max(0, given.rounded(.down)) }
+            switch arguments.count == 2 ? arguments[1] : .null {
+            case .null: break
+            case .number(let given): digits = given.isNaN ? 0 : max(0, given.rounded(.down))
+            default: throw context.failure(arguments)
+            }
             // JavaScript's Math.round (halves toward +∞) without digits; toFixed with them.
             if digits == 0 { return .number((number + 0.5).rounded(.down)) }
-            let scale = pow(10, digits)
+            let scale = pow(10, min(digits, 100))
             return .number((number * scale).rounded(.toNearestOrAwayFromZero) / scale)
         },
-        "trunc": vectorised { value, context throws(DataviewError) in
+        "trunc": unary { value, context throws(DataviewError) in
             guard case .number(let number) = value else { return try nullOr([value], context) }
             return .number(number.rounded(.towardZero))
         },
-        "floor": vectorised { value, context throws(DataviewError) in
+        "floor": unary { value, context throws(DataviewError) in
             guard case .number(let number) = value else { return try nullOr([value], context) }
             return .number(number.rounded(.down))
         },
-        "ceil": vectorised { value, context throws(DataviewError) in
+        "ceil": unary { value, context throws(DataviewError) in
             guard case .number(let number) = value else { return try nullOr([value], context) }
             return .number(number.rounded(.up))
         },
@@ -274,6 +223,27 @@ public enum DataviewFunctions {
         "product": { arguments, context throws(DataviewError) in
             guard arguments.count == 1, case .list(let items) = arguments[0] else { return try one(arguments, context) }
             return try fold(items, context, empty: .null, .times)
+        },
+        "reduce": { arguments, context throws(DataviewError) in
+            // Folds a list from its first element with an operator (`"+"`, `"-"`, `"*"`, `"/"`, `"&"`, `"|"`)
+            // or a function of two values, which passes null elements over. Null for an empty list.
+            let (list, operation) = try two(arguments, context)
+            if list.isNull || operation.isNull { return .null }
+            guard case .list(let items) = list else { throw context.failure(arguments) }
+            switch operation {
+            case .string(let symbol):
+                guard !items.isEmpty else { return .null }
+                guard let op = reduceOperators[symbol] else {
+                    throw .evaluation(message: "reduce(list, operator) takes \"+\", \"-\", \"*\", \"/\", \"&\" or \"|\", not \"\(symbol)\"")
+                }
+                return try fold(items, context, empty: .null, op)
+            case .function:
+                guard var result = items.first else { return .null }
+                for item in items.dropFirst() where !item.isNull { result = try context.call(operation, result, item) }
+                return result
+            default:
+                throw context.failure(arguments)
+            }
         },
         "average": { arguments, context throws(DataviewError) in
             let items = spread(arguments)
@@ -311,7 +281,7 @@ public enum DataviewFunctions {
         "flat": { arguments, context throws(DataviewError) in
             guard let first = arguments.first else { throw context.failure(arguments) }
             var depth = 1
-            if arguments.count > 1, case .number(let given) = arguments[1] { depth = max(0, Int(given)) }
+            if arguments.count > 1, case .number(let given) = arguments[1] { depth = max(0, Int(clamping: given, limit: 1_000_000)) }
             func flatten(_ items: [DataviewValue], _ depth: Int) -> [DataviewValue] {
                 items.flatMap { item -> [DataviewValue] in
                     if depth > 0, case .list(let inner) = item { return flatten(inner, depth - 1) }
@@ -387,8 +357,8 @@ public enum DataviewFunctions {
     // MARK: Types, dates and links
 
     private static let values: [String: Implementation] = [
-        "default": vectorised { value, arguments, context throws(DataviewError) in
-            guard let fallback = arguments.first else { throw context.failure([value]) }
+        "default": { arguments, context throws(DataviewError) in
+            let (value, fallback) = try two(arguments, context)
             return value.isNull ? fallback : value
         },
         "display": { arguments, context throws(DataviewError) in
@@ -436,7 +406,7 @@ public enum DataviewFunctions {
         "typeof": { arguments, context throws(DataviewError) in
             .string(try one(arguments, context).typeName)
         },
-        "number": vectorised { value, context throws(DataviewError) in
+        "number": unary { value, context throws(DataviewError) in
             switch value {
             case .number: return value
             case .string(let text):
@@ -477,23 +447,60 @@ public enum DataviewFunctions {
             default: return .null
             }
         },
-        "dateformat": vectorised { value, arguments, context throws(DataviewError) in
-            guard case .date(let date) = value, case .string(let format)? = arguments.first else { return try nullOr([value] + arguments, context) }
-            return .string(DataviewDateFormat.format(date, format))
+        "dateformat": { arguments, context throws(DataviewError) in
+            switch try two(arguments, context) {
+            case (.date(let date), .string(let format)): return .string(DataviewDateFormat.format(date, format))
+            case (.null, .string): return .null
+            default: throw context.failure(arguments)
+            }
         },
-        "striptime": vectorised { value, context throws(DataviewError) in
+        "striptime": unary { value, context throws(DataviewError) in
             guard case .date(let date) = value else { return try nullOr([value], context) }
             return .date(date.startOfDay)
         },
-        "link": vectorised { value, arguments, context throws(DataviewError) in
+        "link": { arguments, context throws(DataviewError) in
+            // `link(path)`, `link(path or link, display)`, `link(path, display, embed)`; null in, null out,
+            // except that a null display leaves the link as it is.
+            guard (1...3).contains(arguments.count) else { throw context.failure(arguments) }
             var link: DataviewLink
-            switch value {
+            switch arguments[0] {
             case .string(let path): link = context.evaluator.resolveLink(path)
-            case .link(let existing): link = existing
-            default: return try nullOr([value] + arguments, context)
+            case .link(let existing) where arguments.count < 3: link = existing
+            case .null where arguments.count < 3: return .null
+            default: throw context.failure(arguments)
             }
-            if case .string(let display)? = arguments.first { link.display = display }
+            switch (arguments.count > 1 ? arguments[1] : .null, arguments.count > 2 ? arguments[2] : .boolean(link.isEmbed)) {
+            case (.null, _) where arguments.count < 3: return .link(link)
+            case (.string(let display), .boolean(let embeds)):
+                link.display = display
+                link.isEmbed = embeds
+                return .link(link)
+            default: throw context.failure(arguments)
+            }
+        },
+        "embed": { arguments, context throws(DataviewError) in
+            // `embed(link)` embeds it; `embed(link, false)` makes it a plain link again.
+            guard (1...2).contains(arguments.count) else { throw context.failure(arguments) }
+            if arguments.contains(where: \.isNull) { return .null }
+            guard case .link(var link) = arguments[0] else { throw context.failure(arguments) }
+            if arguments.count == 2 {
+                guard case .boolean(let embeds) = arguments[1] else { throw context.failure(arguments) }
+                link.isEmbed = embeds
+            } else {
+                link.isEmbed = true
+            }
             return .link(link)
+        },
+        "elink": { arguments, context throws(DataviewError) in
+            // A link to a web address, shown as the display text (the address when there is none).
+            guard (1...2).contains(arguments.count) else { throw context.failure(arguments) }
+            if arguments[0].isNull { return .null }
+            guard case .string(let url) = arguments[0] else { throw context.failure(arguments) }
+            switch arguments.count == 2 ? arguments[1] : .null {
+            case .null: return .externalLink(DataviewExternalLink(url: url, display: url))
+            case .string(let display): return .externalLink(DataviewExternalLink(url: url, display: display))
+            default: throw context.failure(arguments)
+            }
         },
         "meta": { arguments, context throws(DataviewError) in
             guard case .link(let link) = try one(arguments, context) else { return .null }
@@ -510,15 +517,11 @@ public enum DataviewFunctions {
 
     // MARK: Helpers
 
-    /// `date(text, format)`: Luxon's `fromFormat`, mapped over a list of texts; text that does not match
-    /// fails the row, as in Dataview.
+    /// `date(text, format)`: Luxon's `fromFormat`; text that does not match fails the row, as in Dataview.
+    /// (Dataview maps `date(value)` over a list, but not `date(text, format)`.)
     private static func dateFromFormat(_ text: DataviewValue, _ format: DataviewValue, _ context: CallContext) throws(DataviewError) -> DataviewValue {
         switch (text, format) {
-        case (.list(let items), _):
-            var dates: [DataviewValue] = []
-            for item in items { dates.append(try dateFromFormat(item, format, context)) }
-            return .list(dates)
-        case (.null, _), (_, .null):
+        case (.null, .string):
             return .null
         case (.string(let given), .string(let pattern)):
             guard let date = DataviewDateFormat.parse(given, format: pattern, now: context.evaluator.now) else {
@@ -530,14 +533,14 @@ public enum DataviewFunctions {
         }
     }
 
-    private static func one(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
+    static func one(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
         guard arguments.count == 1 else {
             throw .evaluation(message: "\(context.name)() takes 1 argument, got \(arguments.count)")
         }
         return arguments[0]
     }
 
-    private static func two(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> (DataviewValue, DataviewValue) {
+    static func two(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> (DataviewValue, DataviewValue) {
         guard arguments.count == 2 else {
             throw .evaluation(message: "\(context.name)() takes 2 arguments, got \(arguments.count)")
         }
@@ -564,22 +567,7 @@ public enum DataviewFunctions {
         return best?.item ?? items.first ?? .null
     }
 
-    /// `substring(text, start[, end])` of one text.
-    private static func substring(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
-        guard case .string(let text) = arguments[0], case .number(let start) = arguments[1] else { throw context.failure(arguments) }
-        let units = Array(text.utf16)
-        var end = Double(units.count)
-        if arguments.count == 3 {
-            guard case .number(let given) = arguments[2] else { throw context.failure(arguments) }
-            end = given
-        }
-        func clamped(_ value: Double) -> Int { value.isNaN ? 0 : Int(min(max(value.rounded(.towardZero), 0), Double(units.count))) }
-        let (from, to) = (min(clamped(start), clamped(end)), max(clamped(start), clamped(end)))
-        // Half an emoji (a lone surrogate) cannot be text here: it becomes U+FFFD.
-        return .string(String(decoding: units[from..<to], as: UTF16.self))
-    }
-
-    private static func nullOr(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
+    static func nullOr(_ arguments: [DataviewValue], _ context: CallContext) throws(DataviewError) -> DataviewValue {
         if arguments.first?.isNull ?? false { return .null }
         throw context.failure(arguments)
     }
@@ -599,6 +587,11 @@ public enum DataviewFunctions {
         return result
     }
 
+    /// The operators `reduce(list, operator)` folds with.
+    private static let reduceOperators: [String: DataviewBinaryOperator] = [
+        "+": .plus, "-": .minus, "*": .times, "/": .divide, "&": .and, "|": .or,
+    ]
+
     private static func quantifier(
         _ arguments: [DataviewValue], _ context: CallContext, _ decide: ([Bool]) -> Bool
     ) throws(DataviewError) -> DataviewValue {
@@ -610,59 +603,20 @@ public enum DataviewFunctions {
         return .boolean(decide(spread(arguments).map(\.isTruthy)))
     }
 
-    /// A function of one value that maps over a list given as its first argument.
-    private static func vectorised(
+    /// A function of exactly one value.
+    static func unary(
         _ body: @escaping @Sendable (DataviewValue, CallContext) throws(DataviewError) -> DataviewValue
     ) -> Implementation {
-        vectorised { value, arguments, context throws(DataviewError) in
-            guard arguments.isEmpty else { throw .evaluation(message: "\(context.name)() takes 1 argument, got \(arguments.count + 1)") }
-            return try body(value, context)
-        }
+        return { arguments, context throws(DataviewError) in try body(try one(arguments, context), context) }
     }
 
-    /// A function whose first argument maps over a list; the other arguments are passed as they are.
-    private static func vectorised(
-        _ body: @escaping @Sendable (DataviewValue, [DataviewValue], CallContext) throws(DataviewError) -> DataviewValue
-    ) -> Implementation {
-        return { arguments, context throws(DataviewError) in
-            guard let first = arguments.first else {
-                throw .evaluation(message: "\(context.name)() needs at least 1 argument")
-            }
-            let rest = Array(arguments.dropFirst())
-            if case .list(let items) = first {
-                var mapped: [DataviewValue] = []
-                for item in items { mapped.append(try body(item, rest, context)) }
-                return .list(mapped)
-            }
-            return try body(first, rest, context)
-        }
-    }
-
-    /// A function of two values mapped over whichever of them is a list (the shortest, when both are).
-    private static func vectorisedPairs(
+    /// A function of exactly two values.
+    static func binary(
         _ body: @escaping @Sendable (DataviewValue, DataviewValue, CallContext) throws(DataviewError) -> DataviewValue
     ) -> Implementation {
-        @Sendable func apply(_ a: DataviewValue, _ b: DataviewValue, _ context: CallContext) throws(DataviewError) -> DataviewValue {
-            switch (a, b) {
-            case (.list(let left), .list(let right)):
-                var results: [DataviewValue] = []
-                for (x, y) in zip(left, right) { results.append(try apply(x, y, context)) }
-                return .list(results)
-            case (.list(let left), _):
-                var results: [DataviewValue] = []
-                for x in left { results.append(try apply(x, b, context)) }
-                return .list(results)
-            case (_, .list(let right)):
-                var results: [DataviewValue] = []
-                for y in right { results.append(try apply(a, y, context)) }
-                return .list(results)
-            default:
-                return try body(a, b, context)
-            }
-        }
         return { arguments, context throws(DataviewError) in
             let (a, b) = try two(arguments, context)
-            return try apply(a, b, context)
+            return try body(a, b, context)
         }
     }
 

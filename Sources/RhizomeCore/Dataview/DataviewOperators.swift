@@ -27,7 +27,11 @@ enum DataviewOperators {
         case (.plus, .string(let a), _): return .string(a + DataviewText.plain(right))
         case (.plus, _, .string(let b)): return .string(DataviewText.plain(left) + b)
         case (.times, .string(let text), .number(let count)), (.times, .number(let count), .string(let text)):
-            return .string(String(repeating: text, count: max(0, Int(count))))
+            let times = max(0, Int(clamping: count, limit: Double(DataviewFunctions.maximumPaddedLength) + 1))
+            guard times <= 1 || text.utf16.count * times <= DataviewFunctions.maximumPaddedLength else {
+                throw .evaluation(message: "`\(DataviewNumber.text(count))` copies of a text would be more than \(DataviewFunctions.maximumPaddedLength) characters")
+            }
+            return .string(String(repeating: text, count: times))
         case (.plus, .date(let date), .duration(let duration)), (.plus, .duration(let duration), .date(let date)):
             return .date(date.adding(duration))
         case (.minus, .date(let date), .duration(let duration)): return .date(date.adding(duration, sign: -1))

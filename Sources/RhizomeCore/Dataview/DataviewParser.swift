@@ -315,7 +315,7 @@ public struct DataviewParser {
     private mutating func unary() throws(DataviewError) -> DataviewExpression {
         skipSpace()
         // `![[note]]` is an embed (a literal), not `!` applied to a link.
-        if peek == "!", peek(at: 1) != "=", !(peek(at: 1) == "[" && peek(at: 2) == "[") {
+        if peek == "!", peek(at: 1) != "=", !isAtLinkLiteral(offset: 1) {
             position += 1
             try enter()
             defer { leave() }
@@ -365,12 +365,12 @@ public struct DataviewParser {
         guard let scalar = peek else { throw failure("expected an expression, but the query ends here") }
         if scalar.properties.numericType != nil, scalar.isASCII { return .literal(.number(try numberLiteral())) }
         if scalar == "\"" || scalar == "'" { return .literal(.string(try stringLiteral())) }
-        if scalar == "!", peek(at: 1) == "[", peek(at: 2) == "[" {
+        if scalar == "!", isAtLinkLiteral(offset: 1) {
             position += 1
             return .link(text: try linkText(), isEmbed: true)
         }
         if scalar == "[" {
-            if peek(at: 1) == "[" { return .link(text: try linkText(), isEmbed: false) }
+            if isAtLinkLiteral() { return .link(text: try linkText(), isEmbed: false) }
             position += 1
             return .list(try expressionList(closing: "]", what: "list"))
         }
@@ -523,6 +523,24 @@ public struct DataviewParser {
         }
         position = start
         throw failure("the string is never closed (expected a closing \(quote))")
+    }
+
+    /// Whether a link literal starts `offset` scalars ahead: `[[`, then text without brackets or a line
+    /// break, then `]]`, as Dataview's pattern `\[\[([^\[\]]*?)\]\]` has it. Anything else starting with `[[`
+    /// is a list in a list (`[[1, 2], [3]]`, `[[[Alpha]], [[Beta]]]`), except a link that is never closed
+    /// (no bracket before the line ends), taken as a link so the error says so.
+    private func isAtLinkLiteral(offset: Int = 0) -> Bool {
+        guard peek(at: offset) == "[", peek(at: offset + 1) == "[" else { return false }
+        var index = position + offset + 2
+        while index < scalars.count {
+            switch scalars[index] {
+            case "]": return index + 1 < scalars.count && scalars[index + 1] == "]"
+            case "[": return false
+            case "\n": return true
+            default: index += 1
+            }
+        }
+        return true
     }
 
     /// `[[…]]`: the text inside the brackets.

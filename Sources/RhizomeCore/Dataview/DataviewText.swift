@@ -21,6 +21,7 @@ public enum DataviewText {
         case .object(let object):
             return "{ " + object.pairs.map { "\($0.key): \(nestedPlain($0.value))" }.joined(separator: ", ") + " }"
         case .function: return "<function>"
+        case .externalLink(let link): return link.markdown
         }
     }
 
@@ -63,6 +64,7 @@ public enum DataviewText {
         switch value {
         case .null: return "-"
         case .link(let link): return link.shownText
+        case .externalLink(let link): return link.shownText
         case .date(let date): return date.hasTime ? DataviewDateFormat.format(date, "yyyy-MM-dd HH:mm") : date.isoText
         case .list(let items): return items.map(terminal).joined(separator: ", ")
         case .string(let text): return text.replacingOccurrences(of: "\n", with: " ")

@@ -18,6 +18,8 @@ public enum DataviewValue: Sendable {
     case object(DataviewObject)
     /// A lambda `(x) => …` (only as an argument to `map`, `filter`, `any`, `all`, `sort`).
     indirect case function(DataviewLambda)
+    /// A link to a web address, from `elink(url, display)`: Dataview's external-link widget (type `widget`).
+    indirect case externalLink(DataviewExternalLink)
 
     /// Dataview's type names (`typeof`).
     public var typeName: String {
@@ -32,6 +34,7 @@ public enum DataviewValue: Sendable {
         case .list: return "array"
         case .object: return "object"
         case .function: return "function"
+        case .externalLink: return "widget"
         }
     }
 
@@ -48,7 +51,7 @@ public enum DataviewValue: Sendable {
         case .link(let link): return !link.path.isEmpty
         case .list(let items): return !items.isEmpty
         case .object(let object): return !object.isEmpty
-        case .function: return true
+        case .function, .externalLink: return true
         }
     }
 
@@ -143,7 +146,7 @@ extension DataviewValue: Equatable {
 
 extension DataviewValue {
     /// The rank of each type when values of different types are compared: `null` first, then by type
-    /// name (`array < boolean < date < duration < function < link < number < object < string`), as
+    /// name (`array < boolean < date < duration < function < link < number < object < string < widget`), as
     /// Dataview's `compareValue` does.
     private var typeRank: Int {
         switch self {
@@ -157,6 +160,7 @@ extension DataviewValue {
         case .number: return 7
         case .object: return 8
         case .string: return 9
+        case .externalLink: return 10
         }
     }
 
@@ -189,7 +193,8 @@ extension DataviewValue {
                 if order != 0 { return order }
             }
             return 0
-        case (.function, .function): return 0
+        // As Dataview: functions, and widgets such as external links, are all equal to each other.
+        case (.function, .function), (.externalLink, .externalLink): return 0
         default:
             let x = lhs.typeRank, y = rhs.typeRank
             return x < y ? -1 : (x > y ? 1 : 0)
@@ -261,6 +266,7 @@ extension DataviewValue: Hashable {
         case .list(let items): hasher.combine(items.count); for item in items { item.hash(into: &hasher) }
         case .object(let object): hasher.combine(object.keys.sorted())
         case .function: hasher.combine(9)
+        case .externalLink: hasher.combine(10)
         }
     }
 }

@@ -100,7 +100,7 @@ public enum DataviewKey {
 }
 
 /// How Dataview's patterns see one Unicode scalar.
-private enum ScalarKind {
+enum ScalarKind {
     /// Part of an emoji: a pictograph, a modifier, a joiner, a variation selector, a keycap, a tag.
     case emoji
     /// A combining mark (kept with the letter before it).

@@ -379,7 +379,7 @@ final class DataviewPages: @unchecked Sendable {
                     result[key] = DataviewFieldValue.inline(date, resolveLink: resolve)
                 }
             }
-            let section = item.section.map { DataviewLink(path: path, subpath: $0.text) } ?? DataviewLink(path: path)
+            let section = item.section.map { DataviewLink(path: path, subpath: DataviewHeading.linkSubpath($0.text)) } ?? DataviewLink(path: path)
             result["symbol"] = .string(item.symbol)
             result["text"] = .string(item.text)
             result["line"] = .number(Double(item.line - 1))

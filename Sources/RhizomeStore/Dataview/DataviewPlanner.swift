@@ -157,7 +157,7 @@ struct DataviewPlanner {
             }
             return (origin.path, origin.id)
         }
-        return try resolveLink(withoutSubpath)
+        return try resolveLink(text)  // the whole text: its path is read again there, escaped pipes and all
     }
 
     // MARK: Conditions

@@ -43,7 +43,8 @@ public struct DataviewResult: Sendable {
 }
 
 extension DataviewResult {
-    /// A value as plain JSON: dates and durations as ISO 8601 text, links as `{path, display, subpath, embed}`.
+    /// A value as plain JSON: dates and durations as ISO 8601 text, links as `{path, display, subpath, embed}`,
+    /// external links (`elink`) as `{url, display}`.
     public static func json(_ value: DataviewValue) -> JSONValue {
         switch value {
         case .null: return .null
@@ -63,6 +64,8 @@ extension DataviewResult {
             for (key, item) in object.pairs { result[key] = json(item) }
             return .object(result)
         case .function: return .string("<function>")
+        case .externalLink(let link):
+            return .object(["url": .string(link.url), "display": .string(link.shownText)])
         }
     }
 }
