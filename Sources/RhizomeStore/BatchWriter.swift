@@ -87,7 +87,7 @@ final class BatchWriter {
         // Full text written ahead for exactly these bytes (`IndexStore.writeFullTextAhead`) stays as it is.
         let fullTextWrittenAhead = !job.isNew && hash.map { job.previousHash == IndexStore.fullTextAheadMarker(forContentHash: $0) } == true
         let fullTextBody = fullText && !fullTextWrittenAhead ? note.bodyText : nil
-        if !job.isNew { try clear(id, keepingFullText: fullTextBody != nil || (fullText && fullTextWrittenAhead)) }
+        if !job.isNew { try clear(id, keepingFullText: fullText && (fullTextWrittenAhead || note.bodyText != nil)) }
         for ordinal in note.links.indices {
             let statement = insertLink
             statement.startRow(ofFile: id, position: ordinal)

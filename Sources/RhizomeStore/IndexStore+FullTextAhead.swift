@@ -10,7 +10,7 @@ import RhizomeCore
 ///
 /// Safe in any order and after a kill, because the index says what it holds: each note written ahead
 /// gets no size and time (so any later run sees it changed and reads it) and the content hash
-/// `fts:<hash of the new bytes>` (`marker(forContentHash:)`). The writer leaves a note's full text alone
+/// `fts:<hash of the new bytes>` (`fullTextAheadMarker(forContentHash:)`). The writer leaves a note's full text alone
 /// only when the bytes it reads have that hash; when the change did not happen, or someone else's run
 /// indexed the note meanwhile (replacing the marker with a real hash), the full text is written as usual.
 extension IndexStore {

@@ -187,9 +187,6 @@ enum TaskDue {
         return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
     }
 
-    private static func isDate(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
-        return bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0.element) }
-    }
+    /// A real `YYYY-MM-DD` day, as schema `format: date` checks it.
+    private static func isDate(_ text: String) -> Bool { DateText.matches(text, format: .date) }
 }

@@ -10,7 +10,7 @@ public enum DataviewFrontmatterTags {
     /// The frontmatter's tags as Dataview reads them, in key order then value order, each with its `#`.
     public static func tags(in frontmatter: DataviewObject) -> [String] {
         var tags: [String] = []
-        for (key, value) in frontmatter.pairs where ["tag", "tags"].contains(key.lowercased()) {
+        for (key, value) in frontmatter.pairs where isTagKey(key) {
             for piece in split(value, atWhiteSpace: true) { tags.append(piece.hasPrefix("#") ? piece : "#" + piece) }
         }
         return tags
@@ -19,7 +19,7 @@ public enum DataviewFrontmatterTags {
     /// The frontmatter's aliases as Dataview reads them.
     public static func aliases(in frontmatter: DataviewObject) -> [String] {
         var aliases: [String] = []
-        for (key, value) in frontmatter.pairs where ["alias", "aliases"].contains(key.lowercased()) {
+        for (key, value) in frontmatter.pairs where isAliasKey(key) {
             switch value {
             case .null, .boolean(false), .string(""): continue
             case .number(let number) where number == 0: continue
