@@ -217,10 +217,15 @@ public final class VaultMCPServer: @unchecked Sendable {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { return }
             let databasePath = self.databasePath
-            // Polls a file: on a thread of its own, not one of the concurrency pool's or Dispatch's global queues'.
+            let ownWatcher = state.withLock { self.watcher }
+            // Waits on the watcher's thread and polls a file: on a thread of its own, not one of the
+            // concurrency pool's or Dispatch's global queues'.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 Thread.detachNewThread {
-                    _ = VaultWatcher.activeWatcherOnceApplied(databasePath: databasePath, timeout: remaining)
+                    // This server's own watcher first takes every event the kernel holds, so a note saved
+                    // just before the call counts as pending even if that thread has not run since.
+                    ownWatcher?.flushFileEvents(timeout: .seconds(min(remaining, 1)))
+                    _ = VaultWatcher.activeWatcherOnceApplied(databasePath: databasePath, timeout: max(0, deadline.timeIntervalSinceNow))
                     continuation.resume()
                 }
             }

@@ -46,6 +46,21 @@ public final class FSEventsWatcher: FileSystemWatcher, @unchecked Sendable {
         }
     }
 
+    /// Asks FSEvents to deliver what it holds back for the stream's latency, then lets the callbacks
+    /// already queued run. FSEvents learns of changes from the kernel asynchronously, so this narrows the
+    /// window rather than closing it as inotify's flush does.
+    public func flush(timeout: Duration) -> Bool {
+        let flushed = queue.sync { () -> Bool in
+            guard let stream else { return false }
+            _ = FSEventStreamFlushAsync(stream)
+            return true
+        }
+        guard flushed else { return false }
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: .now() + timeout.inSeconds) == .success
+    }
+
     // MARK: Stream
 
     private func startStream() -> WatchError? {

@@ -14,6 +14,10 @@ public protocol FileSystemWatcher: AnyObject, Sendable {
     func start(_ handler: @escaping @Sendable ([FileSystemChange]) -> Void) throws(WatchError)
     /// Stops watching; no handler call starts after it returns.
     func stop()
+    /// Returns once every change made before the call has been passed to the handler (or after `timeout`,
+    /// or at once when not watching): a reader calls it so that a note saved just before a question is in
+    /// the answer, even when the watcher's thread has not been scheduled since. Returns whether it did.
+    func flush(timeout: Duration) -> Bool
 }
 
 /// One thing a watcher saw.

@@ -12,7 +12,9 @@ import RhizomeCore
 ///   the watch existed produce no event, so the indexer walks the vault to find them.
 /// - A full event queue (`IN_Q_OVERFLOW`) is reported as `.rescan` and every watch is set up again.
 ///
-/// All state lives on the watcher's thread; `stop()` wakes it through a pipe.
+/// All state lives on the watcher's thread; `stop()` and `flush(timeout:)` wake it through a pipe. The
+/// kernel queues an inotify event during the system call that changed the file, so a flush only has to
+/// drain the queue once after the request: every change made before it is then in the handler's hands.
 public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
     private let root: String
     private var descriptor: Int32 = -1
@@ -27,8 +29,14 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
     private var claimed: Set<FolderIdentity> = []
     private var identities: [Int32: FolderIdentity] = [:]
     private var thread: Thread?
+    /// Guards `isRunning` and the flush tickets, and signals their changes.
     private let stopped = NSCondition()
     private var isRunning = false
+    /// The last flush asked for, and the last one the thread has drained the queue for.
+    private var flushRequested = 0
+    private var flushDone = 0
+    private static let stopByte: UInt8 = 1
+    private static let flushByte: UInt8 = 2
 
     private static let folderMask = UInt32(
         IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF
@@ -67,13 +75,28 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
     public func stop() {
         stopped.lock()
         guard isRunning else { stopped.unlock(); return }
-        var byte: UInt8 = 1
+        var byte = Self.stopByte
         _ = write(wakePipe[1], &byte, 1)
         while isRunning { stopped.wait() }
         stopped.unlock()
         close(descriptor)
         close(wakePipe[0])
         close(wakePipe[1])
+    }
+
+    public func flush(timeout: Duration) -> Bool {
+        let deadline = Date() + timeout.inSeconds
+        stopped.lock()
+        defer { stopped.unlock() }
+        guard isRunning else { return false }
+        flushRequested += 1
+        let ticket = flushRequested
+        var byte = Self.flushByte
+        _ = write(wakePipe[1], &byte, 1)
+        while isRunning, flushDone < ticket {
+            guard stopped.wait(until: deadline) else { return false }
+        }
+        return flushDone >= ticket
     }
 
     // MARK: Events
@@ -94,7 +117,16 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
                 handler([.rescan(reason: "waiting for file events failed (\(errnoDescription()))")])
                 return
             }
-            if descriptors[1].revents != 0 { return }
+            // Read before the queue is drained: a flush asked for by then is answered by this drain.
+            var flushing: Int?
+            if descriptors[1].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 64)
+                let count = read(wakePipe[0], &bytes, bytes.count)
+                if count <= 0 || bytes[..<count].contains(Self.stopByte) { return }
+                stopped.lock()
+                flushing = flushRequested
+                stopped.unlock()
+            }
             var changes: [FileSystemChange] = []
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -102,6 +134,12 @@ public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
                 changes += decode(buffer[..<count])
             }
             if !changes.isEmpty { handler(changes) }
+            if let flushing {
+                stopped.lock()
+                flushDone = max(flushDone, flushing)
+                stopped.broadcast()
+                stopped.unlock()
+            }
         }
     }
 

@@ -56,6 +56,9 @@ public final class VaultWatcher: @unchecked Sendable {
 
     private let lock: WatchLock
     private let queue = ChangeQueue()
+    /// The file-system watcher on the folder at the vault path, for `flushFileEvents` (guarded by `liveLock`).
+    private var live: (any FileSystemWatcher)?
+    private let liveLock = NSLock()
     private let makeFileSystemWatcher: @Sendable (String) -> any FileSystemWatcher
 
     /// Takes the watch lock; throws `WatchError.alreadyWatched` when another process holds it.
@@ -98,6 +101,16 @@ public final class VaultWatcher: @unchecked Sendable {
         return watcher
     }
 
+    /// Returns once every change made to the vault before the call is in the change queue, where
+    /// `activeWatcherOnceApplied` sees it as pending until it is applied: without it, a reader asking just
+    /// after a save can find the watcher's thread not yet woken, nothing pending, and answer without it.
+    /// False when it could not tell (no folder watched, the timeout passed).
+    @discardableResult
+    public func flushFileEvents(timeout: Duration = .seconds(1)) -> Bool {
+        guard let watcher = liveLock.withLock({ live }) else { return false }
+        return watcher.flush(timeout: timeout)
+    }
+
     /// Watches until `stop()`. Throws when watching cannot start or the first index fails. A batch that
     /// cannot be applied (a locked or full disk) is logged, and a walk of the whole vault is retried after
     /// 0.5 s, 1 s, 2 s … (at most 30 s), so that no change is lost meanwhile.
@@ -105,7 +118,10 @@ public final class VaultWatcher: @unchecked Sendable {
         guard let identity = Self.folderIdentity(vaultPath) else { throw VaultError.missingFolder(path: vaultPath) }
         // Watch before the first index, so nothing saved during it is missed.
         var folder = Folder(identity: identity, watcher: try watch())
-        defer { folder.watcher?.stop() }
+        defer {
+            folder.watcher?.stop()
+            liveLock.withLock { live = nil }
+        }
         let store = try IndexStore(path: databasePath)
         if try store.indexedVaultPath() != vaultPath { try store.setIndexedVaultPath(vaultPath) }
         let indexer = Indexer(store: store, vaultRoot: vaultPath, options: options.index)
@@ -160,6 +176,7 @@ public final class VaultWatcher: @unchecked Sendable {
             guard identity != nil, folder.watcher == nil, loop.isRetryDue else { return nil }
         }
         let reappeared = folder.identity == nil
+        liveLock.withLock { live = nil }
         folder.watcher?.stop()
         folder = Folder(identity: identity, watcher: nil)
         // Whatever the old watches reported is about the folder that left.
@@ -197,6 +214,7 @@ public final class VaultWatcher: @unchecked Sendable {
             queue.append(relevant)
             lock?.publish { queue.hasPending }
         }
+        liveLock.withLock { live = watcher }
         return watcher
     }
 
