@@ -41,12 +41,20 @@ final class BulkInsert {
     @exclusivity(unchecked) private var text: [UInt8] = []
     private(set) var pendingRows = 0
 
-    init(_ connection: SQLiteConnection, table: String, columns: [String], rowsPerStatement: Int = 32) throws(StoreError) {
+    /// Whether a row whose id exists replaces it (`overwriting`), writing only when a value differs.
+    private let overwrites: Bool
+
+    /// `overwriting`: rows may have ids already in the table (the first column must be `id`); each then
+    /// updates that row, and only if one of its values differs, so a row written again unchanged costs a
+    /// lookup instead of a delete and an insert in the table and its indexes.
+    init(_ connection: SQLiteConnection, table: String, columns: [String], rowsPerStatement: Int = 32, overwriting: Bool = false) throws(StoreError) {
         precondition(!columns.isEmpty && rowsPerStatement >= 1)
+        precondition(!overwriting || columns.first == "id", "rows are overwritten by their id")
         self.connection = connection
         self.table = table
         self.columns = columns
         self.rowsPerStatement = rowsPerStatement
+        overwrites = overwriting
         cells.reserveCapacity(columns.count * rowsPerStatement)
         text.reserveCapacity(256 * rowsPerStatement)
         statements[rowsPerStatement] = try prepareStatement(rows: rowsPerStatement)
@@ -137,9 +145,13 @@ final class BulkInsert {
 
     private func prepareStatement(rows: Int) throws(StoreError) -> SQLiteStatement {
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        return try connection.prepare("""
-            INSERT OR FAIL INTO \(table)(\(columns.joined(separator: ", "))) VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
-            """)
+        var sql = "INSERT OR FAIL INTO \(table)(\(columns.joined(separator: ", "))) VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))"
+        if overwrites {
+            let values = columns.dropFirst()
+            sql += " ON CONFLICT(id) DO UPDATE SET " + values.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                + " WHERE (" + values.joined(separator: ", ") + ") IS NOT (" + values.map { "excluded.\($0)" }.joined(separator: ", ") + ")"
+        }
+        return try connection.prepare(sql)
     }
 
     /// Where empty text is bound from: SQLite keeps a text value's pointer even for zero bytes (a null

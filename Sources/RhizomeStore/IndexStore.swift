@@ -306,6 +306,15 @@ struct FileDeletion {
     func deleteRows(of id: Int64) throws(StoreError) {
         for statement in children { try statement.bind(FileRows.bounds(of: id)).run() }
     }
+
+    /// Deletes the file's rows in each per-file table from the position given for it on (in the order of
+    /// `IndexSchema.fileRowTables`): the rows before it are about to be overwritten.
+    func deleteRows(of id: Int64, from positions: [Int]) throws(StoreError) {
+        precondition(positions.count == children.count, "one position per per-file table")
+        for (statement, position) in zip(children, positions) {
+            try statement.bind(.integer(FileRows.id(file: id, position: position)), FileRows.bounds(of: id)[1]).run()
+        }
+    }
 }
 
 /// A held write lock; `release()` (or process exit) frees it.
