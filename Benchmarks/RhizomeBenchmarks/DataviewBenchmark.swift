@@ -19,6 +19,7 @@ struct DataviewBenchmark {
          "LIST FROM #idea WHERE file.size > 2000 SORT file.name LIMIT 50"),
         ("TABLE file.inlinks, file.tags FROM #tag WHERE contains SORT LIMIT 20",
          ##"TABLE length(file.inlinks) AS inlinks, file.tags FROM #review WHERE contains(file.tags, "#area") SORT length(file.inlinks) DESC LIMIT 20"##),
+        ("TASK WHERE !completed (every note's tasks)", "TASK WHERE !completed"),
     ]
 
     func run() throws {

@@ -70,6 +70,24 @@ import RhizomeTestSupport
         #expect(lists.textRows == [["3"]])
     }
 
+    /// A TASK query builds objects only for tasks (and what they hold) unless it names `file.lists`: the
+    /// answer must not show it, children that are plain items included.
+    @Test func `a TASK query without file.lists still has whole tasks, and one naming it has the lists`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Todo.md", "- plain first\n- [ ] parent task\n  - plain child\n  - [x] done child\n- [x] all done\n  - [x] under it\n")
+        try vault.write("Other.md", "- only a plain item\n")
+        try vault.index()
+        let store = try vault.store()
+        let tasks = try store.runDataview(DataviewParser.parse("TASK WHERE !fullyCompleted")).tasks
+        #expect(tasks.map(\.text) == ["parent task"], "\(tasks.map(\.text))")
+        let children = try store.runDataview(DataviewParser.parse("TABLE WITHOUT ID map(file.tasks, (t) => length(t.children)) AS n WHERE file.name = \"Todo\""))
+        #expect(children.textRows == [["[2, 0, 1, 0]"]])
+        let fullyDone = try store.runDataview(DataviewParser.parse("TASK WHERE fullyCompleted")).tasks
+        #expect(fullyDone.map(\.text) == ["done child", "all done", "under it"], "\(fullyDone.map(\.text))")
+        let withLists = try store.runDataview(DataviewParser.parse("TASK WHERE length(file.lists) = 6 AND !completed")).tasks
+        #expect(withLists.map(\.text) == ["parent task"])
+    }
+
     @Test func `thousands of pages are built on several threads in their order`() throws {
         // Past 2,000 candidates pages are built in chunks on every core; nothing about the result may show it.
         let count = 2_100

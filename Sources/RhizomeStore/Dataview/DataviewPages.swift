@@ -199,8 +199,9 @@ final class DataviewPages: @unchecked Sendable {
                     ?? FileDay.date(inName: base.name).map(DataviewValue.date) ?? .null
             }
             if wanted.lists || wanted.tasks {
-                let items = listItems(of: base.path)
-                file["lists"] = .list(items)
+                // Only the tasks (and what they hold) when `file.lists` is not asked for: most items are not tasks.
+                let items = listItems(of: base.path, onlyTasks: !wanted.lists)
+                if wanted.lists { file["lists"] = .list(items) }
                 file["tasks"] = .list(items.filter { if case .object(let item) = $0 { item["task"] == .boolean(true) } else { false } })
             }
             if wanted.starred { file["starred"] = .boolean(false) }
@@ -357,8 +358,9 @@ final class DataviewPages: @unchecked Sendable {
     /// Notes larger than this are not read for their list items (the indexer's default limit).
     static let maximumNoteBytes: Int64 = 16 << 20
 
-    /// `file.lists`: the note's list items read from its file (empty when it cannot be read).
-    func listItems(of path: String) -> [DataviewValue] {
+    /// `file.lists`: the note's list items read from its file (empty when it cannot be read); with
+    /// `onlyTasks`, only its tasks (`file.tasks`), their children still whole.
+    func listItems(of path: String, onlyTasks: Bool = false) -> [DataviewValue] {
         guard let vaultPath, case .success(let bytes) = FileReader.read(DiskPath(vaultPath + "/" + path), maxBytes: Self.maximumNoteBytes) else {
             return []
         }
@@ -403,7 +405,7 @@ final class DataviewPages: @unchecked Sendable {
             objects[item.line] = result
             return result
         }
-        return items.map { .object(object($0)) }
+        return items.compactMap { item in !onlyTasks || item.status != nil ? .object(object(item)) : nil }
     }
 
     private func fullyCompleted(_ item: ListItem, _ byLine: [Int: ListItem]) -> Bool {
