@@ -10,17 +10,22 @@ import Darwin
 /// --max-turns 1 --strict-mcp-config --disallowedTools …`, the prompt on standard input.
 ///
 /// - The environment is inherited without Claude Code's own session variables (`CLAUDECODE`,
-///   `CLAUDE_CODE_*`), so a `claude` started from inside a Claude Code session runs as a fresh one.
+///   `CLAUDE_CODE_*`), so a `claude` started from inside a Claude Code session runs as a fresh one, and
+///   without `ANTHROPIC_API_KEY` unless `passesAPIKey`: with it `claude` bills that key instead of the
+///   subscription this backend is chosen for.
 /// - Standard output and standard error are read continuously on their own threads while the process
 ///   runs (a full pipe would block it forever), and the process is waited for only after both end.
 /// - Text arrives two ways: `stream_event` deltas (appended as they come) and `assistant` messages that
 ///   carry the message's whole text so far (assigned: only what was not shown yet is shown).
 /// - The same two time limits as the API (no first line; the whole answer), and cancellation, end the
-///   process (SIGTERM, then SIGKILL).
+///   process and everything it started (`SpawnedProcess`: its own process group, SIGTERM, then SIGKILL),
+///   and the call returns only once it is reaped: no `claude` outlives Rhizome.
 public struct ClaudeCodeCLI: Sendable {
     public var executable: String
     public var firstByteTimeout: Duration = .seconds(30)
     public var totalTimeout: Duration = .seconds(300)
+    /// Whether `claude` sees `ANTHROPIC_API_KEY` (`--pass-api-key`); by default it is removed.
+    public var passesAPIKey = false
 
     /// `claude` found on `PATH`, or nil.
     public static func locate(environment: [String: String]) -> ClaudeCodeCLI? {
@@ -44,7 +49,7 @@ public struct ClaudeCodeCLI: Sendable {
             "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--model", model, "--system-prompt", system,
             // One answer, no agent: the excerpts are untrusted text, so no tools, no MCP servers, one turn.
             "--max-turns", "1", "--strict-mcp-config", "--disallowedTools", Self.builtInTools,
-        ], environment: Self.cleaned(environment))
+        ], environment: Self.cleaned(environment, keepingAPIKey: passesAPIKey))
         do {
             return try await withTaskCancellationHandler {
                 try await run.start(input: prompt, firstByteTimeout: firstByteTimeout, totalTimeout: totalTimeout, onText: onText)
@@ -61,9 +66,12 @@ public struct ClaudeCodeCLI: Sendable {
     /// Claude Code's built-in tools, all refused.
     static let builtInTools = "Bash Edit MultiEdit Write Read Glob Grep LS WebFetch WebSearch NotebookEdit NotebookRead Task TodoWrite"
 
-    /// The environment without Claude Code's session variables.
-    static func cleaned(_ environment: [String: String]) -> [String: String] {
-        environment.filter { !($0.key == "CLAUDECODE" || $0.key.hasPrefix("CLAUDECODE_") || $0.key.hasPrefix("CLAUDE_CODE_")) }
+    /// The environment without Claude Code's session variables, and without the API key unless kept.
+    static func cleaned(_ environment: [String: String], keepingAPIKey: Bool = false) -> [String: String] {
+        environment.filter {
+            !($0.key == "CLAUDECODE" || $0.key.hasPrefix("CLAUDECODE_") || $0.key.hasPrefix("CLAUDE_CODE_")
+                || (!keepingAPIKey && $0.key == "ANTHROPIC_API_KEY"))
+        }
     }
 }
 
@@ -72,7 +80,12 @@ final class CLIRun: @unchecked Sendable {
     /// The watchdog's and `terminate()`'s timers: a serial queue of our own gets a thread even when Dispatch's
     /// global queues have none free.
     private static let timers = DispatchQueue(label: "rhizome.claude-cli.timers")
-    private let process = Process()
+    private let executable: String
+    private let arguments: [String]
+    private let environment: [String: String]
+    /// The process, once started (guarded by `lock`), and whether it was stopped before it could be.
+    private var child: SpawnedProcess?
+    private var isTerminated = false
     private let lock = NSLock()
     private var stderrTail = Data()
     private var sawOutput = false
@@ -80,22 +93,28 @@ final class CLIRun: @unchecked Sendable {
     private var lineContinuation: AsyncThrowingStream<String, Error>.Continuation?
 
     init(executable: String, arguments: [String], environment: [String: String]) {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
     }
 
-    /// Stops the process (SIGTERM, then SIGKILL), and stops reading half a second later even if a child of
-    /// it that outlives it (a `sleep` in a killed shell script does) holds its output open.
+    /// Stops the process and its group (SIGTERM, then SIGKILL), without waiting (it is called from a
+    /// cancellation handler and the watchdog), and stops reading half a second later even if something
+    /// holds its output open.
     func terminate() {
-        let lines = lock.withLock { lineContinuation }
-        Self.timers.asyncAfter(deadline: .now() + 0.5) { lines?.finish() }
-        guard process.isRunning else { return }
-        process.terminate()
-        let process = self.process
-        Self.timers.asyncAfter(deadline: .now() + 2) {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // not a pid reused since
+        let (lines, child) = lock.withLock { () -> (AsyncThrowingStream<String, Error>.Continuation?, SpawnedProcess?) in
+            isTerminated = true
+            return (lineContinuation, self.child)
         }
+        Self.timers.asyncAfter(deadline: .now() + 0.5) { lines?.finish() }
+        guard let child, child.isRunning else { return }
+        Thread.detachNewThread { child.terminate() }
+    }
+
+    /// Waits (blocking, a bounded moment) until the process is reaped, stopping it first if it runs: every
+    /// way out of `start` after the process started goes through here.
+    private func reap(_ child: SpawnedProcess) {
+        if child.isRunning { child.terminate() } else { child.signalGroup(SIGKILL) }
     }
 
     func start(
@@ -107,13 +126,14 @@ final class CLIRun: @unchecked Sendable {
         // until that process exits. The child gets its ends as 0, 1 and 2 (dup2 clears the flag); the parent
         // closes them once it has started.
         let stdin = try ClosedOnExecPipe(), stdout = try ClosedOnExecPipe(), stderr = try ClosedOnExecPipe()
-        process.standardInput = stdin.reading
-        process.standardOutput = stdout.writing
-        process.standardError = stderr.writing
-        do { try process.run() } catch {
-            throw ClaudeError.cliUnavailable(reason: "cannot start \(process.executableURL?.path ?? "claude") (\(error.localizedDescription))")
-        }
+        let process = try SpawnedProcess(
+            executable: executable, arguments: arguments, environment: environment,
+            standardInput: stdin.reading.fileDescriptor, standardOutput: stdout.writing.fileDescriptor, standardError: stderr.writing.fileDescriptor)
         for childEnd in [stdin.reading, stdout.writing, stderr.writing] { try? childEnd.close() }
+        // Stopped before it started (cancelled meanwhile): stop it now.
+        if lock.withLock({ child = process; return isTerminated }) { terminate() }
+        // However this returns or throws, the process is not left running.
+        defer { reap(process) }
         // The prompt, then end of input; a CLI that exits early must not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         // Blocking reads and writes on threads of their own: never on Dispatch's global queues, whose few
@@ -166,7 +186,10 @@ final class CLIRun: @unchecked Sendable {
             throw ClaudeError.timedOut(what: expiry, seconds: (expiry == "the whole answer" ? totalTimeout : firstByteTimeout).inSeconds)
         }
         if let answer = parser.answer, parser.failure == nil {
-            return (answer, parser.costUSD)  // the result line came: nothing else to wait for
+            // The result line came: `claude` ends by itself in a moment (what it leaves in its group is stopped).
+            let exitDeadline = ContinuousClock.now + .seconds(1)
+            while process.isRunning && ContinuousClock.now < exitDeadline { try? await Task.sleep(for: .milliseconds(5)) }
+            return (answer, parser.costUSD)
         }
         // A child of `claude` that outlives it may hold standard error open, and Foundation may reap the
         // process only once its pipes close: wait for neither longer than a moment (without blocking a thread).
@@ -180,7 +203,6 @@ final class CLIRun: @unchecked Sendable {
         guard let answer = parser.answer else {
             let detail = String(decoding: lock.withLock { stderrTail }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             let status = process.isRunning ? "still running" : "exited with status \(process.terminationStatus)"
-            if process.isRunning { terminate() }
             throw ClaudeError.cliFailed(message: "`claude` \(status) without a result" + (detail.isEmpty ? "" : ": " + String(detail.suffix(500))))
         }
         return (answer, parser.costUSD)

@@ -38,6 +38,70 @@ import RhizomeTestSupport
         #expect(ledger.contains("\"costUSD\":0.0021") && ledger.contains("\"inputTokens\":900") && ledger.contains("\"feature\":\"explore\""), "\(ledger)")
     }
 
+    /// Whether process `pid` is gone (or a zombie that only its reaper still has to collect).
+    static func isGone(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return true }
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") == true
+    }
+
+    /// Ctrl-C while `claude` answers: the real binary (whose threads block SIGINT and SIGTERM, a mask a
+    /// spawned child used to inherit, so SIGTERM never reached it) stops `claude` and what it started,
+    /// and exits only after: no `claude` is left running with parent 1. Its API key is not passed on.
+    @Test func `Ctrl-C stops claude and everything it started before rhizome exits, and claude never sees the API key`() throws {
+        let fixture = try ClaudeVault()
+        let bin = fixture.cli.home.appendingPathComponent("fake-bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let delta = #"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Thinking"}}}"#
+        let pids = bin.appendingPathComponent("pids").path
+        try writeExecutableScript("""
+            #!/bin/sh
+            env > "$(dirname "$0")/environment"
+            cat > /dev/null
+            sleep 30 &
+            echo "$$ $!" > "\(pids).tmp" && mv "\(pids).tmp" "\(pids)"
+            echo '\(delta)'
+            wait
+            """, to: bin.appendingPathComponent("claude").path)
+        let environment = fixture.environment(key: true).merging(["PATH": bin.path + ":/usr/bin:/bin", "HOME": fixture.cli.home.path]) { $1 }
+        let child = try ChildProcess(
+            executable: try #require(RhizomeBinary.url),
+            arguments: ["explore", Self.question, "--backend", "claude-cli", "--vault", fixture.vault.path, "--db", fixture.vault.databasePath],
+            environment: environment)
+        defer { child.stop() }
+        // `claude` started, and its first text (no line end yet) has been sent.
+        let started = ContinuousClock.now
+        while !FileManager.default.fileExists(atPath: pids) && ContinuousClock.now - started < .seconds(20) { usleep(20_000) }
+        try #require(FileManager.default.fileExists(atPath: pids), "claude never started: \(child.errorText)")
+        usleep(300_000)
+        let recorded = try String(contentsOfFile: pids, encoding: .utf8).split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(recorded.count == 2)
+        child.send(signal: SIGINT)
+        #expect(child.waitForExit(within: .seconds(10)) != nil, "rhizome did not exit after Ctrl-C")
+        for pid in recorded {
+            #expect(Self.isGone(pid), "process \(pid) (\(pid == recorded[0] ? "claude" : "what it started")) still runs after rhizome exited")
+            if !Self.isGone(pid) { kill(pid, SIGKILL) }
+        }
+        let seen = (try? String(contentsOf: bin.appendingPathComponent("environment"), encoding: .utf8)) ?? ""
+        #expect(!seen.contains("ANTHROPIC_API_KEY"), "claude was given the API key")
+    }
+
+    @Test func `--pass-api-key lets claude see the API key`() async throws {
+        let fixture = try ClaudeVault()
+        let bin = fixture.cli.home.appendingPathComponent("fake-bin")
+        try Self.fakeClaude(in: bin, lines: [
+            #"{"type":"result","subtype":"success","is_error":false,"result":"Answer.","total_cost_usd":0.001,"usage":{"input_tokens":9,"output_tokens":1}}"#,
+        ])
+        let script = try String(contentsOf: bin.appendingPathComponent("claude"), encoding: .utf8)
+        try writeExecutableScript(script.replacingOccurrences(of: "cat > /dev/null\n", with: "cat > /dev/null\nenv > \"$(dirname \"$0\")/environment\"\n"),
+                                  to: bin.appendingPathComponent("claude").path)
+        let result = await fixture.run(["explore", Self.question, "--backend", "claude-cli", "--pass-api-key"], key: true,
+                                       extraEnvironment: ["PATH": bin.path + ":/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result.error)")
+        let seen = (try? String(contentsOf: bin.appendingPathComponent("environment"), encoding: .utf8)) ?? ""
+        #expect(seen.contains("ANTHROPIC_API_KEY="), "claude was not given the API key")
+    }
+
     @Test func `without claude on PATH the backend says how to get it`() async throws {
         let fixture = try ClaudeVault()
         defer { fixture.expectKeyNeverShown() }

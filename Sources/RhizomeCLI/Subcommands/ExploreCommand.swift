@@ -31,6 +31,9 @@ struct ExploreCommand: RhizomeSubcommand {
     @Option(name: .long, help: ArgumentHelp("api (ANTHROPIC_API_KEY) or claude-cli (the Claude Code CLI and its login; no token limit or temperature).", valueName: "backend"))
     var backend: ClaudeCall.Backend = .api
 
+    @Flag(name: .customLong("pass-api-key"), help: "With --backend claude-cli: let `claude` see ANTHROPIC_API_KEY (it then bills that key, not your subscription; by default the key is removed from its environment).")
+    var passAPIKey = false
+
     func validate() throws {
         if question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the question is empty") }
     }
@@ -39,7 +42,7 @@ struct ExploreCommand: RhizomeSubcommand {
         let session = try VaultSession.open(global, context: context)
         let config = try VaultConfig.load(vaultRoot: session.vaultPath)
         let call = ClaudeCall(
-            feature: "explore", backend: backend, defaults: (Explore.defaultModel, Explore.defaultMaxTokens, Explore.defaultTemperature, Explore.systemPrompt),
+            feature: "explore", backend: backend, passesAPIKey: passAPIKey, defaults: (Explore.defaultModel, Explore.defaultMaxTokens, Explore.defaultTemperature, Explore.systemPrompt),
             settings: config.claude, configured: config.claude.explore, modelOverride: model, context: context)
         let relevant = try session.store.relevantNotes(for: question)
         let (prompt, included) = Explore.prompt(question: question, notes: ClaudeCall.sources(relevant, vault: session.vaultPath))

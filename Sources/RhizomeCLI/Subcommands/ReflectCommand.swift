@@ -40,6 +40,9 @@ struct ReflectCommand: RhizomeSubcommand {
     @Option(name: .long, help: ArgumentHelp("api (ANTHROPIC_API_KEY) or claude-cli (the Claude Code CLI and its login; no token limit or temperature).", valueName: "backend"))
     var backend: ClaudeCall.Backend = .api
 
+    @Flag(name: .customLong("pass-api-key"), help: "With --backend claude-cli: let `claude` see ANTHROPIC_API_KEY (it then bills that key, not your subscription; by default the key is removed from its environment).")
+    var passAPIKey = false
+
     func validate() throws {
         if since != nil && (from != nil || to != nil) { throw ValidationError("give either --since or --from and --to") }
         if (from == nil) != (to == nil) { throw ValidationError("--from and --to go together") }
@@ -56,7 +59,7 @@ struct ReflectCommand: RhizomeSubcommand {
         let config = try VaultConfig.load(vaultRoot: session.vaultPath)
         let folder = config.claude.reflect.folder ?? Reflect.defaultFolder
         let call = ClaudeCall(
-            feature: "reflect", backend: backend, defaults: (Reflect.defaultModel, Reflect.defaultMaxTokens, Reflect.defaultTemperature, Reflect.systemPrompt),
+            feature: "reflect", backend: backend, passesAPIKey: passAPIKey, defaults: (Reflect.defaultModel, Reflect.defaultMaxTokens, Reflect.defaultTemperature, Reflect.systemPrompt),
             settings: config.claude, configured: config.claude.reflect, modelOverride: model, context: context)
         guard let bounds = period.bounds() else { throw CLIError.invalidArgument("the period \(period.description) has no days") }
         let notes = try session.store.notesInPeriod(from: bounds.from, to: bounds.to, fromDay: period.fromDay, toDay: period.toDay, excludingFolder: folder)

@@ -26,11 +26,14 @@ struct ClaudeCall {
     let prices: [String: (input: Double, output: Double)]
     let context: CommandContext
     let ledger: UsageLedger
+    /// Whether the Claude Code CLI backend sees `ANTHROPIC_API_KEY` (`--pass-api-key`).
+    let passesAPIKey: Bool
 
-    init(feature: String, backend: Backend = .api, defaults: (model: String, maxTokens: Int, temperature: Double, prompt: String),
+    init(feature: String, backend: Backend = .api, passesAPIKey: Bool = false, defaults: (model: String, maxTokens: Int, temperature: Double, prompt: String),
          settings: ClaudeSettings, configured: ClaudeSettings.Feature, modelOverride: String?, context: CommandContext) {
         self.feature = feature
         self.backend = backend
+        self.passesAPIKey = passesAPIKey
         model = modelOverride ?? configured.model ?? defaults.model
         maxTokens = configured.maxTokens ?? defaults.maxTokens
         temperature = configured.temperature ?? defaults.temperature
@@ -104,9 +107,11 @@ struct ClaudeCall {
                 })
             }
         case .claudeCLI:
-            guard let cli = ClaudeCodeCLI.locate(environment: context.environment) else {
+            guard var located = ClaudeCodeCLI.locate(environment: context.environment) else {
                 throw ClaudeError.cliUnavailable(reason: "no `claude` executable on PATH")
             }
+            located.passesAPIKey = passesAPIKey
+            let cli = located
             let (system, model, environment) = (systemPrompt, self.model, context.environment)
             (answer, reportedCost) = try AsyncWork.wait {
                 try await cli.run(system: system, prompt: userMessage, model: model, environment: environment, onText: onText)
