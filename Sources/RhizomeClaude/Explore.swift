@@ -139,22 +139,63 @@ public struct CitationRewriter: Sendable {
     }
 }
 
-/// Prices in US dollars per million tokens (input, output), for estimates and the usage ledger.
+/// Prices in US dollars per million tokens (input, output), for estimates and the usage ledger. Cache
+/// writes cost 1.25 times the input price and cache reads 0.1 times (Anthropic's rates for the
+/// five-minute cache).
 public enum ModelPrices {
     public static let perMillionTokens: [String: (input: Double, output: Double)] = [
         "claude-haiku-4-5": (1.00, 5.00),
         "claude-sonnet-4-6": (3.00, 15.00),
         "claude-sonnet-4-5": (3.00, 15.00),
+        "claude-sonnet-4": (3.00, 15.00),
         "claude-opus-4-5": (5.00, 25.00),
+        "claude-opus-4-1": (15.00, 75.00),
+        "claude-opus-4": (15.00, 75.00),
     ]
+    static let cacheWriteFactor = 1.25
+    static let cacheReadFactor = 0.1
 
-    /// The cost of a call, or nil for a model without a known price. Dated model ids (`claude-haiku-4-5-20251001`)
-    /// are priced as their family.
-    public static func cost(model: String, inputTokens: Int, outputTokens: Int, configured: [String: (input: Double, output: Double)] = [:]) -> Double? {
+    /// What a call cost, and how its price was found.
+    public struct Cost: Sendable, Equatable {
+        public enum Basis: String, Sendable, Codable {
+            /// The model's own price (built in, or under `claude: prices:`), or a dated id of it.
+            case listed
+            /// Not known: the highest price of its family (`opus`, `sonnet`, `haiku` in its name).
+            case family
+            /// Not known, and of no known family: the highest price known.
+            case highestKnown = "highest-known"
+        }
+        public var usd: Double
+        public var basis: Basis
+        /// Whether the price was guessed (a model not in the table): never less than the family's dearest.
+        public var isEstimate: Bool { basis != .listed }
+    }
+
+    /// The cost of a call. A model not in the table (or `configured`) is priced as its family's dearest
+    /// member, else at the highest price known, so that a budget never counts it as free.
+    public static func cost(
+        model: String, inputTokens: Int, outputTokens: Int, cacheCreationInputTokens: Int = 0, cacheReadInputTokens: Int = 0,
+        configured: [String: (input: Double, output: Double)] = [:]
+    ) -> Cost {
+        let (price, basis) = self.price(of: model, configured: configured)
+        let input = Double(inputTokens) + Double(cacheCreationInputTokens) * cacheWriteFactor + Double(cacheReadInputTokens) * cacheReadFactor
+        return Cost(usd: (input * price.input + Double(outputTokens) * price.output) / 1_000_000, basis: basis)
+    }
+
+    /// The price of `model`: its own, that of the listed id it is a dated form of
+    /// (`claude-haiku-4-5-20251001`), its family's dearest, or the dearest of all.
+    static func price(of model: String, configured: [String: (input: Double, output: Double)]) -> ((input: Double, output: Double), Cost.Basis) {
         let table = perMillionTokens.merging(configured) { $1 }
-        let price = table[model] ?? table.first { model.hasPrefix($0.key + "-") }?.value
-        guard let price else { return nil }
-        return (Double(inputTokens) * price.input + Double(outputTokens) * price.output) / 1_000_000
+        if let own = table[model] { return (own, .listed) }
+        // A dated id: the listed id, a dash and eight digits (`claude-opus-4-6` is not `claude-opus-4` dated).
+        let undated = model.count > 9 && model.suffix(9).first == "-" && model.suffix(8).allSatisfy { ("0"..."9").contains($0) } ? String(model.dropLast(9)) : nil
+        if let undated, let own = table[undated] { return (own, .listed) }
+        let dearest = { (prices: [(input: Double, output: Double)]) in prices.max { ($0.output, $0.input) < ($1.output, $1.input) } }
+        let lowered = model.lowercased()
+        for family in ["opus", "sonnet", "haiku"] where lowered.contains(family) {
+            if let price = dearest(table.filter { $0.key.contains(family) }.map(\.value)) { return (price, .family) }
+        }
+        return (dearest(Array(table.values)) ?? (15, 75), .highestKnown)
     }
 }
 

@@ -21,10 +21,16 @@ public struct UsageLedger: Sendable {
         public var outputTokens: Int
         public var cacheReadInputTokens: Int
         public var cacheCreationInputTokens: Int
-        /// nil when the model has no known price.
+        /// nil when the model had no known price (entries written before unknown models were estimated).
         public var costUSD: Double?
+        /// How the cost was found: `listed`, `family` or `highest-known` (`ModelPrices.Cost.Basis`; the
+        /// last two are estimates), `reported` (the Claude Code CLI's own figure); nil in older entries.
+        public var priceBasis: String?
 
-        public init(time: Date, feature: String, model: String, vault: String, usage: MessagesAPI.Usage, costUSD: Double?) {
+        /// Whether the cost was estimated for a model without a known price.
+        public var isEstimate: Bool { priceBasis == "family" || priceBasis == "highest-known" }
+
+        public init(time: Date, feature: String, model: String, vault: String, usage: MessagesAPI.Usage, costUSD: Double?, priceBasis: String? = nil) {
             self.time = ISO8601DateFormatter().string(from: time)
             self.feature = feature
             self.model = model
@@ -34,6 +40,7 @@ public struct UsageLedger: Sendable {
             cacheReadInputTokens = usage.cacheReadInputTokens ?? 0
             cacheCreationInputTokens = usage.cacheCreationInputTokens ?? 0
             self.costUSD = costUSD
+            self.priceBasis = priceBasis
         }
     }
 

@@ -202,7 +202,7 @@ struct ExploreCommandTests {
         let lines = fixture.ledgerLines
         #expect(lines.count == 1)
         let entry = try #require(lines.first ?? nil, "the ledger line is JSON: \(fixture.ledgerText)")
-        #expect(entry.keys == ["cacheCreationInputTokens", "cacheReadInputTokens", "costUSD", "feature", "inputTokens", "model", "outputTokens", "time", "vault"])
+        #expect(entry.keys == ["cacheCreationInputTokens", "cacheReadInputTokens", "costUSD", "feature", "inputTokens", "model", "outputTokens", "priceBasis", "time", "vault"])
         #expect(entry["feature"] == "explore")
         #expect(entry["model"] == .string(Self.streamModel))
         #expect(entry["inputTokens"] == 1_200)

@@ -23,18 +23,27 @@ import RhizomeTestSupport
         }
     }
 
-    @Test func `a budget with a model that has no price stops before the call, and claude prices gives it one`() async throws {
-        let fixture = try ClaudeVault(script: [Replies.normal])
+    /// A model without a known price is counted against the budget at its family's dearest rate, said to
+    /// be an estimate, and recorded as one; `claude: prices:` gives it its own price.
+    @Test func `a model without a price is estimated at its family's rate under a budget, and claude prices gives it one`() async throws {
+        // The API answers with the model asked for.
+        let opus = Replies.stream(Replies.normalEvents().map { $0.replacingOccurrences(of: Replies.model, with: "claude-opus-4-6") })
+        let fixture = try ClaudeVault(script: [opus, opus])
         defer { fixture.expectKeyNeverShown() }
         try fixture.appendConfig("claude:\n  budget: 5\n")
-        let refused = await fixture.run(["explore", "Why SQLite?", "--model", "claude-opus-4-6"])
-        #expect(refused.status == 2)
-        #expect(refused.error.contains("has no known price") && refused.error.contains("claude: prices:"), "\(refused.error)")
-        #expect(fixture.server.requests.isEmpty)
+        let estimated = await fixture.run(["explore", "Why SQLite?", "--model", "claude-opus-4-6", "--json"])
+        #expect(estimated.status == 0, "\(estimated.error)")
+        #expect(estimated.error.contains("has no known price; its cost is estimated at its family's rate") && estimated.error.contains("claude: prices:"),
+                "\(estimated.error)")
+        #expect(fixture.server.requests.count == 1)
+        #expect(fixture.ledgerText.contains("\"priceBasis\":\"family\""), "\(fixture.ledgerText)")
         try fixture.appendConfig("  prices:\n    claude-opus-4-6: { input: 5, output: 25 }\n", afterLines: 11)
         let priced = await fixture.run(["explore", "Why SQLite?", "--model", "claude-opus-4-6", "--json"])
         #expect(priced.status == 0, "\(priced.error)")
+        #expect(!priced.error.contains("no known price"), "\(priced.error)")
         #expect(AnyJSON.parse(priced.output)?["data"]["costUSD"].double != nil, "\(priced.output)")
+        let usage = await fixture.run(["usage"])
+        #expect(usage.output.contains("(1 estimated)"), "\(usage.output)")
     }
 
     @Test func `an ANTHROPIC_BASE_URL that is not an http URL is an error, not a call elsewhere`() async throws {

@@ -42,7 +42,8 @@ struct UsageCommandTests {
         #expect(data["totalUSD"].double.map { abs($0 - (0.0027 + 0.012 + 0.0015)) < 1e-9 } == true, "\(data["totalUSD"])")
         let rows = try #require(data["rows"].array)
         for row in rows {
-            #expect(row.keys == ["cacheCreationInputTokens", "cacheReadInputTokens", "calls", "costUSD", "day", "feature", "inputTokens", "model", "outputTokens", "unpricedCalls"])
+            #expect(row.keys == ["cacheCreationInputTokens", "cacheReadInputTokens", "calls", "costUSD", "day", "estimatedCalls", "feature", "inputTokens", "model", "outputTokens",
+                                "unpricedCalls"])
         }
         func row(_ day: String, _ feature: String, _ model: String) -> AnyJSON? {
             rows.first { $0["day"] == .string(day) && $0["feature"] == .string(feature) && $0["model"] == .string(model) }
@@ -81,7 +82,7 @@ struct UsageCommandTests {
         for line in appended {
             let entry = AnyJSON.parse(String(line))
             #expect(entry != nil, "not JSON: \(line)")
-            #expect(entry?.keys == ["cacheCreationInputTokens", "cacheReadInputTokens", "costUSD", "feature", "inputTokens", "model", "outputTokens", "time", "vault"])
+            #expect(entry?.keys == ["cacheCreationInputTokens", "cacheReadInputTokens", "costUSD", "feature", "inputTokens", "model", "outputTokens", "priceBasis", "time", "vault"])
             for text in ["SQLite", "FTS5", "Excerpts", "watchers", "reflection"] {
                 #expect(!line.contains(text), "the ledger line holds `\(text)`")
             }

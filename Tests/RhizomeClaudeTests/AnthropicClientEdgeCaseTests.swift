@@ -63,9 +63,27 @@ import RhizomeTestSupport
     }
 
     @Test func `prices from the vault config price a model the built-in table does not know`() {
-        #expect(ModelPrices.cost(model: "claude-opus-4-6", inputTokens: 1_000_000, outputTokens: 0) == nil)
-        #expect(ModelPrices.cost(model: "claude-opus-4-6", inputTokens: 1_000_000, outputTokens: 1_000_000, configured: ["claude-opus-4-6": (5, 25)]) == 30)
-        #expect(ModelPrices.cost(model: "claude-haiku-4-5", inputTokens: 1_000_000, outputTokens: 0, configured: ["claude-haiku-4-5": (2, 10)]) == 2,
+        #expect(ModelPrices.cost(model: "claude-opus-4-6", inputTokens: 1_000_000, outputTokens: 1_000_000, configured: ["claude-opus-4-6": (5, 25)])
+                == .init(usd: 30, basis: .listed))
+        #expect(ModelPrices.cost(model: "claude-haiku-4-5", inputTokens: 1_000_000, outputTokens: 0, configured: ["claude-haiku-4-5": (2, 10)]) == .init(usd: 2, basis: .listed),
                 "a configured price replaces the built-in one")
+        // A dated id is its model; the longest listed id wins (`claude-opus-4-5-…` is not `claude-opus-4`).
+        #expect(ModelPrices.cost(model: "claude-opus-4-5-20251101", inputTokens: 1_000_000, outputTokens: 0) == .init(usd: 5, basis: .listed))
+        #expect(ModelPrices.cost(model: "claude-opus-4-20250514", inputTokens: 1_000_000, outputTokens: 0) == .init(usd: 15, basis: .listed))
+    }
+
+    /// Issue 21, item 3: 200k cache-write and 800k cache-read tokens were recorded at $0.00025, and a model
+    /// missing from the table at no cost at all, which a budget then never counted.
+    @Test func `cache tokens are priced, and an unknown model is estimated at its family's or the highest rate`() {
+        // Haiku 4.5: input $1, output $5; cache writes 1.25× input, reads 0.1× input.
+        let cached = ModelPrices.cost(model: "claude-haiku-4-5", inputTokens: 50, outputTokens: 40, cacheCreationInputTokens: 200_000, cacheReadInputTokens: 800_000)
+        #expect(abs(cached.usd - (50 * 1 + 40 * 5 + 200_000 * 1.25 + 800_000 * 0.1) / 1_000_000) < 1e-12, "\(cached)")
+        #expect(cached.usd > 0.3 && !cached.isEstimate)
+        // Unknown: its family's dearest member (Opus 4.1, $15/$75), never less.
+        let opus = ModelPrices.cost(model: "claude-opus-4-6", inputTokens: 1_000_000, outputTokens: 0)
+        #expect(opus == .init(usd: 15, basis: .family) && opus.isEstimate)
+        #expect(ModelPrices.cost(model: "claude-sonnet-5", inputTokens: 0, outputTokens: 1_000_000) == .init(usd: 15, basis: .family))
+        // Of no known family: the highest price known.
+        #expect(ModelPrices.cost(model: "claude-next", inputTokens: 0, outputTokens: 1_000_000) == .init(usd: 75, basis: .highestKnown))
     }
 }

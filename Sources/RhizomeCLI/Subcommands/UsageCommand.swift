@@ -39,6 +39,7 @@ struct UsageCommand: RhizomeSubcommand {
             row.cacheReadInputTokens += entry.cacheReadInputTokens
             row.cacheCreationInputTokens += entry.cacheCreationInputTokens
             if let cost = entry.costUSD { row.costUSD += cost } else { row.unpricedCalls += 1 }
+            if entry.isEstimate { row.estimatedCalls += 1 }
             rows[key.joined(separator: "\u{0}")] = row
         }
         let sorted = rows.values.sorted { ($0.day, $0.feature, $0.model) < ($1.day, $1.feature, $1.model) }
@@ -54,7 +55,8 @@ struct UsageCommand: RhizomeSubcommand {
         var table = TextTable("DAY", "FEATURE", "MODEL", "CALLS", "INPUT", "OUTPUT", "COST")
         for row in sorted {
             table.add(cells: [row.day, row.feature, row.model, row.calls.grouped, row.inputTokens.grouped, row.outputTokens.grouped,
-                              String(format: "$%.4f", row.costUSD) + (row.unpricedCalls > 0 ? " (+\(row.unpricedCalls) unpriced)" : "")])
+                              String(format: "$%.4f", row.costUSD) + (row.unpricedCalls > 0 ? " (+\(row.unpricedCalls) unpriced)" : "")
+                                + (row.estimatedCalls > 0 ? " (\(row.estimatedCalls) estimated)" : "")])
         }
         context.print(table.render())
         context.print("\n\(month): \(entries.count.grouped) call\(entries.count == 1 ? "" : "s"), " + String(format: "$%.4f", total)
@@ -72,8 +74,10 @@ struct UsageCommand: RhizomeSubcommand {
         var cacheReadInputTokens = 0
         var cacheCreationInputTokens = 0
         var costUSD = 0.0
-        /// Calls with a model that has no known price (not in `costUSD`).
+        /// Calls with a model that has no known price (not in `costUSD`): entries from before such calls were estimated.
         var unpricedCalls = 0
+        /// Calls whose model had no known price, counted at its family's or the highest known rate.
+        var estimatedCalls = 0
     }
 
     struct Report: Encodable {

@@ -48,10 +48,11 @@ struct ClaudeCall {
         MessagesAPI.Request(model: model, maxTokens: maxTokens, messages: [.init(role: .user, content: userMessage)], system: systemPrompt, temperature: temperature)
     }
 
-    /// The most a call with this message can cost (estimated input, all of `maxTokens` output); nil without a price.
-    func maximumCost(_ userMessage: String) -> (inputTokens: Int, costUSD: Double?) {
+    /// The most a call with this message can cost (estimated input, all of `maxTokens` output; a model
+    /// without a known price at its family's or the highest known rate).
+    func maximumCost(_ userMessage: String) -> (inputTokens: Int, costUSD: Double) {
         let input = Explore.estimatedTokens(systemPrompt) + Explore.estimatedTokens(userMessage)
-        return (input, ModelPrices.cost(model: model, inputTokens: input, outputTokens: maxTokens, configured: prices))
+        return (input, ModelPrices.cost(model: model, inputTokens: input, outputTokens: maxTokens, configured: prices).usd)
     }
 
     /// The text of the notes to quote: body after the frontmatter (at most 256 KB read), and the note's own
@@ -88,10 +89,7 @@ struct ClaudeCall {
         if let budgetUSD {
             let month = String(ISO8601DateFormatter().string(from: Date()).prefix(7))
             let spent = ledger.spent(inMonth: month)
-            guard let estimate = maximumCost(userMessage).costUSD else {
-                throw CLIError.invalidArgument("a budget is set, but `\(model)` has no known price, so its cost cannot be counted; "
-                    + "add it under `claude: prices:` in .rhizome/config.yaml (like `\(model): { input: 3, output: 15 }`, US dollars per million tokens)")
-            }
+            let estimate = maximumCost(userMessage).costUSD
             if spent + estimate > budgetUSD { throw ClaudeError.overBudget(spentUSD: spent, budgetUSD: budgetUSD, estimateUSD: estimate) }
         }
         let answer: AnthropicClient.Answer
@@ -118,9 +116,19 @@ struct ClaudeCall {
             }
         }
         let model = answer.model.isEmpty ? self.model : answer.model
-        let cost = reportedCost ?? ModelPrices.cost(model: model, inputTokens: answer.usage.inputTokens ?? 0, outputTokens: answer.usage.outputTokens ?? 0, configured: prices)
+        let listed = ModelPrices.cost(
+            model: model, inputTokens: answer.usage.inputTokens ?? 0, outputTokens: answer.usage.outputTokens ?? 0,
+            cacheCreationInputTokens: answer.usage.cacheCreationInputTokens ?? 0, cacheReadInputTokens: answer.usage.cacheReadInputTokens ?? 0,
+            configured: prices)
+        let cost = reportedCost ?? listed.usd
+        if reportedCost == nil && listed.isEstimate {
+            context.printError("note: `\(model)` has no known price; its cost is estimated at " + (listed.basis == .family ? "its family's" : "the highest known")
+                + " rate (add it under `claude: prices:` in .rhizome/config.yaml)")
+        }
         do {
-            try ledger.record(UsageLedger.Entry(time: Date(), feature: feature, model: model, vault: vault, usage: answer.usage, costUSD: cost))
+            try ledger.record(UsageLedger.Entry(
+                time: Date(), feature: feature, model: model, vault: vault, usage: answer.usage, costUSD: cost,
+                priceBasis: reportedCost != nil ? "reported" : listed.basis.rawValue))
         } catch {
             context.printError("warning: \(error)")
         }
