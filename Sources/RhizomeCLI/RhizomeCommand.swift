@@ -148,7 +148,7 @@ public enum CLI {
         case let error as ClaudeError:
             switch error {
             case .missingAPIKey, .overBudget, .cliUnavailable: return (error.code, error.description, .usage)
-            case .refused(let status, _, _) where status == 401 || status == 403 || status == 404: return (error.code, error.description, .usage)
+            case .refused where error.isRequestProblem: return (error.code, error.description, .usage)
             default: return (error.code, error.description, .internalFailure)
             }
         case let error as NoteDraftError:

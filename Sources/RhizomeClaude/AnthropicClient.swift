@@ -274,7 +274,7 @@ public final class AnthropicClient: Sendable {
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
             return "the TLS connection failed"
         case .badServerResponse: return "a response that is not HTTP"
-        default: return "network error \(code.rawValue)"
+        default: return "network error \(code.rawValue): \((error as NSError).localizedDescription)"
         }
     }
 

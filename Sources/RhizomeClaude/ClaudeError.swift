@@ -59,13 +59,18 @@ extension ClaudeError: CustomStringConvertible {
             case 403: fix = "the key may not have access to this model; try another with --model"
             case 404: fix = "check the model name (--model) and ANTHROPIC_BASE_URL"
             case 413: fix = "the prompt is too large; lower the token budget in the vault config"
+            case 400 where message.lowercased().contains("model"):
+                fix = "check the model name (--model, or `model:` under `claude:` in .rhizome/config.yaml)"
+            case 400: fix = "check the settings under `claude:` in .rhizome/config.yaml (model, maxTokens, temperature)"
             default: fix = "see the message"
             }
-            return "the Anthropic API refused the request (HTTP \(status) \(type): \(message)); \(fix)"
+            // An error event inside a 200 stream has no HTTP status of its own to show.
+            let what = status == 200 ? "an error event, \(type): \(message)" : "HTTP \(status) \(type): \(message)"
+            return "the Anthropic API refused the request (\(what)); \(fix)"
         case .gaveUp(let attempts, let lastProblem):
             return "the Anthropic API did not answer after \(attempts) attempt\(attempts == 1 ? "" : "s") (last: \(lastProblem)); try again in a minute"
         case .timedOut(let what, let seconds):
-            return "\(what) did not come within \(seconds.formatted()) s; check your connection or try again"
+            return "\(what) did not come within \(Self.roundedSeconds(seconds)) s; check your connection or try again"
         case .interrupted(let problem):
             return "the answer broke off part way (\(problem)); run the command again"
         case .malformedResponse(let detail):
@@ -86,6 +91,20 @@ extension ClaudeError: CustomStringConvertible {
 }
 
 extension ClaudeError {
+    /// Seconds as people write them: whole from 10 on (`300`), else to a tenth (`2.5`, `0.3`).
+    static func roundedSeconds(_ seconds: Double) -> String {
+        if seconds >= 10 { return String(format: "%.0f", seconds.rounded()) }
+        let tenths = (seconds * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(format: "%.0f", tenths) : String(format: "%.1f", tenths)
+    }
+
+    /// Whether the request itself was wrong (a model name, a setting, a key: the user fixes it, exit 2),
+    /// rather than the service failing: a 4xx refusal other than a timeout or rate limit.
+    public var isRequestProblem: Bool {
+        guard case .refused(let status, _, _) = self else { return false }
+        return (400..<500).contains(status) && status != 408 && status != 429
+    }
+
     /// The same error with every occurrence of `key` replaced (a server may echo anything).
     func redacting(_ key: String) -> ClaudeError {
         func clean(_ text: String) -> String { AnthropicClient.redact(text, key: key) }

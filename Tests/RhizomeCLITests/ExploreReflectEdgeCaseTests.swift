@@ -46,6 +46,29 @@ import RhizomeTestSupport
         #expect(usage.output.contains("(1 estimated)"), "\(usage.output)")
     }
 
+    /// Issue 21, item 6: a 400 for a model that does not exist is the user's to fix (exit 2, pointing at
+    /// the model setting), not a Rhizome failure (70).
+    @Test func `a 400 for an unknown model exits 2 and names the model setting`() async throws {
+        let fixture = try ClaudeVault(script: [Replies.status(400, type: "invalid_request_error", message: "model: claude-nope")])
+        defer { fixture.expectKeyNeverShown() }
+        let refused = await fixture.run(["explore", "Why SQLite?", "--model", "claude-nope", "--json"])
+        #expect(refused.status == 2, "\(refused.error)")
+        #expect(refused.output.contains("\"code\" : \"api-refused\""), "\(refused.output)")
+        #expect(refused.error.contains("HTTP 400 invalid_request_error: model: claude-nope") && refused.error.contains("check the model name"), "\(refused.error)")
+    }
+
+    /// Issue 21, item 7: an answer cut off at the token limit says so, and how to get a longer one.
+    @Test func `an answer cut off at its token limit says so`() async throws {
+        let events = Replies.normalEvents().map { $0.contains("message_delta") ? Replies.messageDelta(stopReason: "max_tokens") : $0 }
+        let fixture = try ClaudeVault(script: [Replies.stream(events)])
+        defer { fixture.expectKeyNeverShown() }
+        let result = await fixture.run(["explore", "Why SQLite?"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("the answer was cut off at its token limit") && result.error.contains("`claude: explore:`"), "\(result.error)")
+        let whole = try ClaudeVault(script: [Replies.normal])
+        #expect(await !whole.run(["explore", "Why SQLite?"]).error.contains("cut off"))
+    }
+
     @Test func `an ANTHROPIC_BASE_URL that is not an http URL is an error, not a call elsewhere`() async throws {
         let fixture = try ClaudeVault(script: [Replies.normal])
         defer { fixture.expectKeyNeverShown() }

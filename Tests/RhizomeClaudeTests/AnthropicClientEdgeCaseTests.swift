@@ -72,6 +72,18 @@ import RhizomeTestSupport
         #expect(ModelPrices.cost(model: "claude-opus-4-20250514", inputTokens: 1_000_000, outputTokens: 0) == .init(usd: 15, basis: .listed))
     }
 
+    /// Issue 21, item 7: seconds as people write them, and an error event in a 200 stream without "HTTP 200".
+    @Test func `messages round seconds and do not call an error event HTTP 200`() {
+        #expect(ClaudeError.timedOut(what: "the whole answer", seconds: 300.030928).description.contains("within 300 s"))
+        #expect(ClaudeError.timedOut(what: "a first byte", seconds: 0.3).description.contains("within 0.3 s"))
+        #expect(ClaudeError.timedOut(what: "a first byte", seconds: 2.04).description.contains("within 2 s"))
+        let event = ClaudeError.refused(status: 200, type: "invalid_request_error", message: "bad").description
+        #expect(!event.contains("HTTP 200") && event.contains("an error event, invalid_request_error: bad"), "\(event)")
+        #expect(ClaudeError.refused(status: 400, type: "invalid_request_error", message: "x").isRequestProblem)
+        #expect(!ClaudeError.refused(status: 429, type: "rate_limit_error", message: "x").isRequestProblem)
+        #expect(!ClaudeError.refused(status: 500, type: "api_error", message: "x").isRequestProblem)
+    }
+
     /// Issue 21, item 3: 200k cache-write and 800k cache-read tokens were recorded at $0.00025, and a model
     /// missing from the table at no cost at all, which a budget then never counted.
     @Test func `cache tokens are priced, and an unknown model is estimated at its family's or the highest rate`() {

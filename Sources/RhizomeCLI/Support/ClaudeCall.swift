@@ -132,6 +132,10 @@ struct ClaudeCall {
         } catch {
             context.printError("warning: \(error)")
         }
+        if answer.stopReason == "max_tokens" {
+            context.printError("\nwarning: the answer was cut off at its token limit (\(maxTokens) tokens); raise `maxTokens:` under "
+                + "`claude: \(feature):` in .rhizome/config.yaml for a longer one")
+        }
         return (answer, cost)
     }
 }
