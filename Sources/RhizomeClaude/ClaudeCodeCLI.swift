@@ -179,6 +179,9 @@ final class CLIRun: @unchecked Sendable {
         for try await line in lines {
             lock.withLock { sawOutput = true }
             parser.consume(line)
+            // The result line ends the answer: what `claude` left running may hold its output open for
+            // long after (it is stopped on the way out), so nothing more is read.
+            if parser.answer != nil || parser.failure != nil { break }
         }
         // Stopped by us: the reason is known, there is nothing to wait for.
         if Task.isCancelled { throw ClaudeError.cancelled }

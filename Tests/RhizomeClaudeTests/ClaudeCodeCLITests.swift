@@ -111,6 +111,31 @@ import RhizomeTestSupport
         #expect(clock.now - started < .seconds(10), "not the 30 s the script sleeps")
     }
 
+    /// Issue 21, item 5: a `claude` that leaves a child holding its output open (60 s here) answered only
+    /// once that child ended; the result line ends the answer, and the child is stopped.
+    @Test func `the result line ends the answer even when a child of claude holds its output open`() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("lingering-\(UUID().uuidString)").path
+        let fake = try FakeClaude([Self.start, Self.delta("SQLite was chosen [1]."), "sleep 60 &", "echo $! > '\(pidFile)'", Self.result].joined(separator: "\n"))
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let (answer, cost) = try await fake.cli.run(system: "s", prompt: "p", model: "m", environment: [:], onText: { _ in })
+        #expect(clock.now - started < .seconds(5), "waited for the lingering child")
+        #expect(answer.text == "SQLite was chosen [1]." && cost == 0.0123)
+        let pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        try #require(pid > 0)
+        let deadline = clock.now + .seconds(3)
+        var stat = ""
+        repeat {
+            stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if stat.isEmpty || stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") == true { break }
+            try await Task.sleep(for: .milliseconds(50))
+        } while clock.now < deadline
+        let gone = stat.isEmpty || stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") == true
+        #expect(gone, "the child claude left behind still runs")
+        if !gone { kill(pid, SIGKILL) }
+    }
+
     @Test func `cancelling stops the CLI promptly`() async throws {
         let fake = try FakeClaude([Self.start, Self.delta("Thinking"), "sleep 30", Self.result].joined(separator: "\n"))
         let cli = fake.cli
