@@ -20,6 +20,8 @@ public final class AnthropicClient: Sendable {
         public var apiKey: String
         /// No byte of the response within this: the attempt fails (and is retried).
         public var firstByteTimeout: Duration = .seconds(30)
+        /// No byte for this long once the answer has begun (a stream that stalls): the attempt fails.
+        public var idleTimeout: Duration = .seconds(60)
         /// The whole call, retries included.
         public var totalTimeout: Duration = .seconds(300)
         public var maximumRetries = 4
@@ -99,7 +101,10 @@ public final class AnthropicClient: Sendable {
                 }
                 let wait = backoff(attempt: attempt, retryAfter: retryAfter)
                 guard clock.now + wait < deadline else {
-                    throw .timedOut(what: "an answer (retries included)", seconds: settings.totalTimeout.inSeconds)
+                    // Said as it is: the API asked for a wait longer than the time left, nothing timed out.
+                    let left = ClaudeError.roundedSeconds(max(0, (deadline - clock.now).inSeconds))
+                    throw .gaveUp(attempts: attempt, lastProblem: "\(problem); it asked to retry in \(ClaudeError.roundedSeconds(wait.inSeconds)) s, "
+                        + "more than the \(left) s left of the \(ClaudeError.roundedSeconds(settings.totalTimeout.inSeconds)) s limit (`claude: timeouts: total:`)")
                 }
                 onRetry(Retry(attempt: attempt, problem: problem, wait: wait))
                 do { try await Task.sleep(for: wait) } catch { throw .cancelled }
@@ -128,7 +133,7 @@ public final class AnthropicClient: Sendable {
         request.timeoutInterval = settings.totalTimeout.inSeconds.rounded(.up) + 5
 
         let transfer = StreamingTransfer()
-        let watchdog = Watchdog(transfer: transfer, firstByteTimeout: settings.firstByteTimeout, deadline: deadline)
+        let watchdog = Watchdog(transfer: transfer, firstByteTimeout: settings.firstByteTimeout, idleTimeout: settings.idleTimeout, deadline: deadline)
         let clock = ContinuousClock()
         let started = clock.now
         return await withTaskCancellationHandler {
@@ -152,7 +157,7 @@ public final class AnthropicClient: Sendable {
                             if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
                         }
                     case .data(let data):
-                        watchdog.sawFirstByte()
+                        watchdog.sawBytes()
                         guard status == 200 else {
                             if errorBody.count < 65_536 { errorBody.append(data) }
                             continue
@@ -191,10 +196,7 @@ public final class AnthropicClient: Sendable {
                 }
             } catch {
                 if Task.isCancelled { return .failed(.cancelled) }
-                if let timeout = watchdog.expired {
-                    if timeout == .total { return .failed(.timedOut(what: "the whole answer", seconds: (clock.now - started).inSeconds)) }
-                    return .retryable(problem: "no response within \(settings.firstByteTimeout.inSeconds.formatted()) s", retryAfter: nil, textShown: !text.isEmpty)
-                }
+                if let timeout = watchdog.expired { return expired(timeout, textShown: !text.isEmpty) }
                 let reason = Self.describe(error)
                 if status == 0 && text.isEmpty, let code = (error as? URLError)?.code,
                    [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet].contains(code) {
@@ -203,10 +205,7 @@ public final class AnthropicClient: Sendable {
                 return .retryable(problem: "the connection dropped (\(reason))", retryAfter: nil, textShown: !text.isEmpty)
             }
             if Task.isCancelled { return .failed(.cancelled) }
-            if let timeout = watchdog.expired {
-                if timeout == .total { return .failed(.timedOut(what: "the whole answer", seconds: (clock.now - started).inSeconds)) }
-                return .retryable(problem: "no response within \(settings.firstByteTimeout.inSeconds.formatted()) s", retryAfter: nil, textShown: !text.isEmpty)
-            }
+            if let timeout = watchdog.expired { return expired(timeout, textShown: !text.isEmpty) }
             if status != 200 {
                 return httpFailure(status: status, body: errorBody, headers: headers)
             }
@@ -261,6 +260,18 @@ public final class AnthropicClient: Sendable {
     }
 
     static let cannotConnectPrefix = "cannot connect ("
+
+    /// What an attempt the watchdog stopped comes to: the call's end (its whole time is up), or a retry
+    /// (which `stream` turns into `.interrupted` once text was shown).
+    private func expired(_ timeout: Watchdog.Expiry, textShown: Bool) -> Outcome {
+        switch timeout {
+        case .total: return .failed(.timedOut(what: "the whole answer", seconds: settings.totalTimeout.inSeconds))
+        case .firstByte:
+            return .retryable(problem: "no response within \(ClaudeError.roundedSeconds(settings.firstByteTimeout.inSeconds)) s", retryAfter: nil, textShown: textShown)
+        case .idle:
+            return .retryable(problem: "the answer stalled: nothing for \(ClaudeError.roundedSeconds(settings.idleTimeout.inSeconds)) s", retryAfter: nil, textShown: textShown)
+        }
+    }
 
     /// What went wrong in the network layer, in words (not `NSURLErrorDomain error -1001`).
     static func describe(_ error: Error) -> String {
@@ -345,35 +356,45 @@ final class StreamingTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
 
 /// Cancels a transfer that gets no first byte in time, or that runs past the call's deadline.
 final class Watchdog: @unchecked Sendable {
-    enum Expiry: Sendable { case firstByte, total }
+    enum Expiry: Sendable { case firstByte, idle, total }
 
     private let transfer: StreamingTransfer
     private let firstByteTimeout: Duration
+    private let idleTimeout: Duration
     private let deadline: ContinuousClock.Instant
     private let lock = NSLock()
-    private var firstByteSeen = false
+    /// When the last bytes came; nil before the first.
+    private var lastBytesAt: ContinuousClock.Instant?
     private var expiry: Expiry?
     /// A dispatch timer on a queue of our own, not a task: it must fire even when every thread of the
     /// concurrency pool is busy.
     private let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "rhizome.anthropic.watchdog"))
 
-    init(transfer: StreamingTransfer, firstByteTimeout: Duration, deadline: ContinuousClock.Instant) {
+    init(transfer: StreamingTransfer, firstByteTimeout: Duration, idleTimeout: Duration, deadline: ContinuousClock.Instant) {
         self.transfer = transfer
         self.firstByteTimeout = firstByteTimeout
+        self.idleTimeout = idleTimeout
         self.deadline = deadline
     }
 
     var expired: Expiry? { lock.withLock { expiry } }
 
-    func sawFirstByte() { lock.withLock { firstByteSeen = true } }
+    func sawBytes() { lock.withLock { lastBytesAt = ContinuousClock.now } }
 
     func start() {
         let firstByteDeadline = ContinuousClock.now + firstByteTimeout
         timer.schedule(deadline: .now(), repeating: .milliseconds(50))
         timer.setEventHandler { [self] in
             let now = ContinuousClock.now
-            let seen = lock.withLock { firstByteSeen }
-            let reason: Expiry? = now >= deadline ? .total : (!seen && now >= firstByteDeadline ? .firstByte : nil)
+            let last = lock.withLock { lastBytesAt }
+            let reason: Expiry?
+            if now >= deadline {
+                reason = .total
+            } else if let last {
+                reason = now - last >= idleTimeout ? .idle : nil
+            } else {
+                reason = now >= firstByteDeadline ? .firstByte : nil
+            }
             guard let reason else { return }
             lock.withLock { expiry = reason }
             timer.cancel()

@@ -366,7 +366,7 @@ struct ExploreCommandTests {
         #expect(result.status == 2)
         let error = try #require(AnyJSON.parse(result.output)?["error"], "\(result.output)")
         #expect(error["code"] == "config-invalid")
-        #expect(error["message"] == ".rhizome/config.yaml:11:3: unknown key `claude.exploer`. Fix: use only: budget, prices, explore, reflect")
+        #expect(error["message"] == ".rhizome/config.yaml:11:3: unknown key `claude.exploer`. Fix: use only: budget, timeouts, prices, explore, reflect")
         #expect(fixture.server.requests.isEmpty)
     }
 

@@ -57,6 +57,21 @@ import RhizomeTestSupport
         #expect(refused.error.contains("HTTP 400 invalid_request_error: model: claude-nope") && refused.error.contains("check the model name"), "\(refused.error)")
     }
 
+    /// `claude: timeouts:` sets the limits; a wrong key points at the line and lists the right ones.
+    @Test func `claude timeouts come from the vault config, and a bad one is a config error`() async throws {
+        let fixture = try ClaudeVault(script: Array(repeating: Replies.slowFirstByte(.seconds(5)), count: 6))
+        defer { fixture.expectKeyNeverShown() }
+        try fixture.appendConfig("claude:\n  timeouts: { firstByte: 0.3, total: 0.8 }\n")
+        let started = ContinuousClock.now
+        let result = await fixture.run(["explore", "Why SQLite?"])
+        #expect(ContinuousClock.now - started < .seconds(4), "the configured limits were not used")
+        #expect(result.status == 70 && result.error.contains("0.3 s"), "\(result.error)")
+        let bad = try ClaudeVault()
+        try bad.appendConfig("claude:\n  timeouts: { idel: 5 }\n")
+        let refused = await bad.run(["explore", "Why SQLite?"])
+        #expect(refused.status == 2 && refused.error.contains("unknown key `claude.timeouts.idel`") && refused.error.contains("firstByte, idle, total"), "\(refused.error)")
+    }
+
     /// Issue 21, item 7: an answer cut off at the token limit says so, and how to get a longer one.
     @Test func `an answer cut off at its token limit says so`() async throws {
         let events = Replies.normalEvents().map { $0.contains("message_delta") ? Replies.messageDelta(stopReason: "max_tokens") : $0 }

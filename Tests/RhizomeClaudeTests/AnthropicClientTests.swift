@@ -356,6 +356,27 @@ struct AnthropicClientTests {
         #expect(call.pieces == ["Your notes on "])
     }
 
+    /// Issue 21, item 4: a stream that stalls after its first text held the terminal for the whole 300 s.
+    /// The idle limit ends it (the text shown cannot be retried without showing it twice: interrupted).
+    @Test func `the idle timeout ends a stream that stalls after its first text`() async throws {
+        let stalled = FakeAnthropicServer.Reply(
+            steps: Replies.stream([Replies.messageStart(), Replies.contentBlockStart(), Replies.textDelta("Your notes on ")]).steps
+                + [.pause(.seconds(20))] + Replies.stream(Array(Replies.normalEvents().dropFirst(2))).steps.dropFirst()
+        )
+        let server = try FakeAnthropicServer(script: [stalled])
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let call = await Self.call(server, Self.settings(server) { $0.idleTimeout = .milliseconds(400) })
+        let elapsed = ContinuousClock.now - started
+        guard case .interrupted(let problem) = call.error else {
+            Issue.record("expected interrupted, got \(call.outcome)")
+            return
+        }
+        #expect(problem == "the answer stalled: nothing for 0.4 s", "\(problem)")
+        #expect(elapsed >= .milliseconds(350) && elapsed < .seconds(3), "\(elapsed)")
+        #expect(call.pieces == ["Your notes on "])
+    }
+
     @Test func `a total timeout under a second still lets a quick answer through`() async throws {
         let server = try FakeAnthropicServer(script: [Replies.normal, Replies.normal])
         defer { server.stop() }
@@ -377,7 +398,8 @@ struct AnthropicClientTests {
         let started = ContinuousClock.now
         let call = await Self.call(server, Self.settings(server) { $0.totalTimeout = .seconds(5) })
 
-        #expect(call.error == .timedOut(what: "an answer (retries included)", seconds: 5))
+        guard case .gaveUp(1, let problem)? = call.error else { Issue.record("\(String(describing: call.error))"); return }
+        #expect(problem.contains("asked to retry in 30 s, more than the 5 s left of the 5 s limit"), "\(problem)")
         #expect(ContinuousClock.now - started < .seconds(1))
         #expect(call.retries.isEmpty)
         #expect(server.requests.count == 1)

@@ -28,12 +28,15 @@ struct ClaudeCall {
     let ledger: UsageLedger
     /// Whether the Claude Code CLI backend sees `ANTHROPIC_API_KEY` (`--pass-api-key`).
     let passesAPIKey: Bool
+    /// `claude: timeouts:` in seconds; nil keeps the client's default.
+    let timeouts: (firstByte: Double?, idle: Double?, total: Double?)
 
     init(feature: String, backend: Backend = .api, passesAPIKey: Bool = false, defaults: (model: String, maxTokens: Int, temperature: Double, prompt: String),
          settings: ClaudeSettings, configured: ClaudeSettings.Feature, modelOverride: String?, context: CommandContext) {
         self.feature = feature
         self.backend = backend
         self.passesAPIKey = passesAPIKey
+        timeouts = (settings.firstByteTimeout, settings.idleTimeout, settings.totalTimeout)
         model = modelOverride ?? configured.model ?? defaults.model
         maxTokens = configured.maxTokens ?? defaults.maxTokens
         temperature = configured.temperature ?? defaults.temperature
@@ -96,7 +99,11 @@ struct ClaudeCall {
         var reportedCost: Double?
         switch backend {
         case .api:
-            let client = AnthropicClient(settings: AnthropicClient.Settings(baseURL: baseURL, apiKey: key!))
+            var clientSettings = AnthropicClient.Settings(baseURL: baseURL, apiKey: key!)
+            if let seconds = timeouts.firstByte { clientSettings.firstByteTimeout = .seconds(seconds) }
+            if let seconds = timeouts.idle { clientSettings.idleTimeout = .seconds(seconds) }
+            if let seconds = timeouts.total { clientSettings.totalTimeout = .seconds(seconds) }
+            let client = AnthropicClient(settings: clientSettings)
             let request = self.request(userMessage)
             let context = self.context
             answer = try AsyncWork.wait {
@@ -109,6 +116,8 @@ struct ClaudeCall {
                 throw ClaudeError.cliUnavailable(reason: "no `claude` executable on PATH")
             }
             located.passesAPIKey = passesAPIKey
+            if let seconds = timeouts.firstByte { located.firstByteTimeout = .seconds(seconds) }
+            if let seconds = timeouts.total { located.totalTimeout = .seconds(seconds) }
             let cli = located
             let (system, model, environment) = (systemPrompt, self.model, context.environment)
             (answer, reportedCost) = try AsyncWork.wait {

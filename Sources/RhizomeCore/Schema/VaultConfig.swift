@@ -189,6 +189,10 @@ public struct ClaudeSettings: Sendable {
     }
 
     public var budgetUSD: Double?
+    /// `timeouts: { firstByte: 30, idle: 60, total: 300 }`, in seconds; nil means the built-in default.
+    public var firstByteTimeout: Double?
+    public var idleTimeout: Double?
+    public var totalTimeout: Double?
     /// US dollars per million tokens, by model id, added to (or replacing) the built-in prices.
     public var prices: [String: (input: Double, output: Double)] = [:]
     public var explore = Feature()
@@ -226,11 +230,27 @@ public struct ClaudeSettings: Sendable {
                     }
                     settings.prices[model.key] = (input, output)
                 }
+            case "timeouts":
+                for timeout in try reader.mapping(item.value, what: "`claude.timeouts`") {
+                    let seconds = try reader.number(timeout)
+                    guard seconds > 0 else {
+                        throw SchemaError(.invalidConfig, file: file, line: timeout.value.line, column: timeout.value.column,
+                                          message: "`claude.timeouts.\(timeout.key)` must be more than zero seconds", fix: "write it like `\(timeout.key): 60`")
+                    }
+                    switch timeout.key {
+                    case "firstByte": settings.firstByteTimeout = seconds
+                    case "idle": settings.idleTimeout = seconds
+                    case "total": settings.totalTimeout = seconds
+                    default:
+                        throw SchemaError(.invalidConfig, file: file, line: timeout.keyLine, column: timeout.keyColumn,
+                                          message: "unknown key `claude.timeouts.\(timeout.key)`", fix: "use only: firstByte, idle, total (seconds)")
+                    }
+                }
             case "explore": settings.explore = try Feature.parse(item, reader: reader, file: file)
             case "reflect": settings.reflect = try Feature.parse(item, reader: reader, file: file)
             default:
                 throw SchemaError(.invalidConfig, file: file, line: item.keyLine, column: item.keyColumn,
-                                  message: "unknown key `claude.\(item.key)`", fix: "use only: budget, prices, explore, reflect")
+                                  message: "unknown key `claude.\(item.key)`", fix: "use only: budget, timeouts, prices, explore, reflect")
             }
         }
         return settings
