@@ -58,13 +58,15 @@ public final class AnthropicClient: Sendable {
     }
 
     /// Streams an answer; `onText` receives each piece of text as it arrives (on a background thread).
+    /// `billing`, when given, follows what may have been billed, for a call that does not end in an answer.
     public func stream(
-        _ request: MessagesAPI.Request, onText: @escaping @Sendable (String) -> Void, onRetry: @escaping @Sendable (Retry) -> Void = { _ in }
+        _ request: MessagesAPI.Request, billing: BilledUsage? = nil, onText: @escaping @Sendable (String) -> Void,
+        onRetry: @escaping @Sendable (Retry) -> Void = { _ in }
     ) async throws(ClaudeError) -> Answer {
         // One choke point: nothing the server sent leaves the client with the key in it.
         let key = settings.apiKey
         do {
-            return try await streamWithRetries(request, onText: onText) { retry in
+            return try await streamWithRetries(request, billing: billing, onText: onText) { retry in
                 var retry = retry
                 retry.problem = Self.redact(retry.problem, key: key)
                 onRetry(retry)
@@ -75,7 +77,7 @@ public final class AnthropicClient: Sendable {
     }
 
     private func streamWithRetries(
-        _ request: MessagesAPI.Request, onText: @escaping @Sendable (String) -> Void, onRetry: @escaping @Sendable (Retry) -> Void
+        _ request: MessagesAPI.Request, billing: BilledUsage?, onText: @escaping @Sendable (String) -> Void, onRetry: @escaping @Sendable (Retry) -> Void
     ) async throws(ClaudeError) -> Answer {
         var request = request
         request.stream = true
@@ -86,7 +88,7 @@ public final class AnthropicClient: Sendable {
         var attempt = 1
         while true {
             if Task.isCancelled { throw .cancelled }
-            let outcome = await self.attempt(body: body, deadline: deadline, onText: onText)
+            let outcome = await self.attempt(body: body, deadline: deadline, billing: billing, onText: onText)
             switch outcome {
             case .answered(var answer):
                 answer.attempts = attempt
@@ -121,7 +123,7 @@ public final class AnthropicClient: Sendable {
         case failed(ClaudeError)
     }
 
-    private func attempt(body: Data, deadline: ContinuousClock.Instant, onText: @escaping @Sendable (String) -> Void) async -> Outcome {
+    private func attempt(body: Data, deadline: ContinuousClock.Instant, billing: BilledUsage?, onText: @escaping @Sendable (String) -> Void) async -> Outcome {
         var request = URLRequest(url: settings.baseURL.appendingPathComponent("v1/messages"))
         request.httpMethod = "POST"
         request.setValue(settings.apiKey, forHTTPHeaderField: "x-api-key")
@@ -172,12 +174,16 @@ public final class AnthropicClient: Sendable {
                             case .messageStart(let message):
                                 model = message.model
                                 usage.merge(message.usage)
+                                billing?.beginAttempt(model: model, usage: message.usage)
                             case .contentBlockDelta(_, .text(let piece)):
                                 text += piece
                                 onText(piece)
                             case .messageDelta(let reason, let delta):
                                 stopReason = reason ?? stopReason
-                                if let delta { usage.merge(delta) }
+                                if let delta {
+                                    usage.merge(delta)
+                                    billing?.update(delta)
+                                }
                             case .messageStop:
                                 transfer.cancel()
                                 return .answered(Answer(text: text, model: model, stopReason: stopReason, usage: usage, attempts: 1))

@@ -42,8 +42,10 @@ public struct ClaudeCodeCLI: Sendable {
     }
 
     /// The answer, and the cost the CLI reported (`total_cost_usd`), if any.
+    /// `billing`, when given, receives the cost and usage `claude` reports, also for a call that fails.
     public func run(
-        system: String, prompt: String, model: String, environment: [String: String], onText: @escaping @Sendable (String) -> Void
+        system: String, prompt: String, model: String, environment: [String: String], billing: BilledUsage? = nil,
+        onText: @escaping @Sendable (String) -> Void
     ) async throws(ClaudeError) -> (AnthropicClient.Answer, costUSD: Double?) {
         let run = CLIRun(executable: executable, arguments: [
             "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--model", model, "--system-prompt", system,
@@ -52,7 +54,7 @@ public struct ClaudeCodeCLI: Sendable {
         ], environment: Self.cleaned(environment, keepingAPIKey: passesAPIKey))
         do {
             return try await withTaskCancellationHandler {
-                try await run.start(input: prompt, firstByteTimeout: firstByteTimeout, totalTimeout: totalTimeout, onText: onText)
+                try await run.start(input: prompt, firstByteTimeout: firstByteTimeout, totalTimeout: totalTimeout, billing: billing, onText: onText)
             } onCancel: {
                 run.terminate()
             }
@@ -118,7 +120,7 @@ final class CLIRun: @unchecked Sendable {
     }
 
     func start(
-        input: String, firstByteTimeout: Duration, totalTimeout: Duration, onText: @escaping @Sendable (String) -> Void
+        input: String, firstByteTimeout: Duration, totalTimeout: Duration, billing: BilledUsage? = nil, onText: @escaping @Sendable (String) -> Void
     ) async throws -> (AnthropicClient.Answer, costUSD: Double?) {
         // Pipes closed on exec from the start (Foundation's `Pipe` is not, and on Linux it closes other
         // descriptors in a child from a list made before the spawn): a process another thread starts meanwhile
@@ -172,6 +174,7 @@ final class CLIRun: @unchecked Sendable {
         defer { watchdog.cancel() }
 
         var parser = StreamJSONParser(onText: onText)
+        parser.billing = billing
         let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
         lock.withLock { lineContinuation = continuation }
         Self.readLines(of: stdout.reading, into: continuation)
@@ -243,6 +246,8 @@ struct StreamJSONParser {
     private(set) var answer: AnthropicClient.Answer?
     private(set) var costUSD: Double?
     private(set) var failure: String?
+    /// Told what the result line reports, whether the call succeeded or not.
+    var billing: BilledUsage?
 
     init(onText: @escaping @Sendable (String) -> Void) {
         self.onText = onText
@@ -269,6 +274,13 @@ struct StreamJSONParser {
             let text = blocks.filter { $0["type"] as? String == "text" }.compactMap { $0["text"] as? String }.joined()
             assign(text)
         case "result":
+            let counts = object["usage"] as? [String: Any] ?? [:]
+            let usage = MessagesAPI.Usage(
+                inputTokens: counts["input_tokens"] as? Int, outputTokens: counts["output_tokens"] as? Int,
+                cacheCreationInputTokens: counts["cache_creation_input_tokens"] as? Int, cacheReadInputTokens: counts["cache_read_input_tokens"] as? Int)
+            costUSD = object["total_cost_usd"] as? Double
+            // Billed or not, said first: a failed call may have cost something too.
+            billing?.report(model: model, usage: usage, costUSD: costUSD)
             let isError = object["is_error"] as? Bool ?? false
             if isError || (object["subtype"] as? String).map({ $0 != "success" }) == true {
                 failure = "`claude` reported \(object["subtype"] as? String ?? "an error")"
@@ -276,14 +288,7 @@ struct StreamJSONParser {
                 return
             }
             if shown.isEmpty, let result = object["result"] as? String { show(result) }
-            let usage = object["usage"] as? [String: Any] ?? [:]
-            costUSD = object["total_cost_usd"] as? Double
-            answer = AnthropicClient.Answer(
-                text: shown, model: model, stopReason: object["stop_reason"] as? String,
-                usage: MessagesAPI.Usage(
-                    inputTokens: usage["input_tokens"] as? Int, outputTokens: usage["output_tokens"] as? Int,
-                    cacheCreationInputTokens: usage["cache_creation_input_tokens"] as? Int, cacheReadInputTokens: usage["cache_read_input_tokens"] as? Int),
-                attempts: 1)
+            answer = AnthropicClient.Answer(text: shown, model: model, stopReason: object["stop_reason"] as? String, usage: usage, attempts: 1)
         default:
             return  // system, user, rate-limit and newer event types
         }

@@ -26,11 +26,17 @@ public struct UsageLedger: Sendable {
         /// How the cost was found: `listed`, `family` or `highest-known` (`ModelPrices.Cost.Basis`; the
         /// last two are estimates), `reported` (the Claude Code CLI's own figure); nil in older entries.
         public var priceBasis: String?
+        /// True for a call that ended without an answer (interrupted, cancelled, failed) but may have been
+        /// billed: its tokens are those counted so far. Absent otherwise.
+        public var incomplete: Bool?
 
         /// Whether the cost was estimated for a model without a known price.
         public var isEstimate: Bool { priceBasis == "family" || priceBasis == "highest-known" }
 
-        public init(time: Date, feature: String, model: String, vault: String, usage: MessagesAPI.Usage, costUSD: Double?, priceBasis: String? = nil) {
+        public init(
+            time: Date, feature: String, model: String, vault: String, usage: MessagesAPI.Usage, costUSD: Double?, priceBasis: String? = nil,
+            incomplete: Bool? = nil
+        ) {
             self.time = ISO8601DateFormatter().string(from: time)
             self.feature = feature
             self.model = model
@@ -41,6 +47,7 @@ public struct UsageLedger: Sendable {
             cacheCreationInputTokens = usage.cacheCreationInputTokens ?? 0
             self.costUSD = costUSD
             self.priceBasis = priceBasis
+            self.incomplete = incomplete
         }
     }
 

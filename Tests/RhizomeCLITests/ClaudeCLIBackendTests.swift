@@ -86,6 +86,21 @@ import RhizomeTestSupport
         #expect(!seen.contains("ANTHROPIC_API_KEY"), "claude was given the API key")
     }
 
+    /// Issue 21, item 2: a `claude` that fails but reports what it cost is recorded, incomplete.
+    @Test func `a CLI call that fails after reporting its cost is recorded as incomplete`() async throws {
+        let fixture = try ClaudeVault()
+        defer { fixture.expectKeyNeverShown() }
+        let bin = fixture.cli.home.appendingPathComponent("fake-bin")
+        try Self.fakeClaude(in: bin, lines: [
+            #"{"type":"result","subtype":"error_during_execution","is_error":true,"result":"stopped","total_cost_usd":0.0042,"usage":{"input_tokens":800,"output_tokens":3}}"#,
+        ])
+        let result = await fixture.run(["explore", Self.question, "--backend", "claude-cli"], key: false, extraEnvironment: ["PATH": bin.path + ":/usr/bin:/bin"])
+        #expect(result.status == 70, "\(result.error)")
+        let entries = fixture.ledgerText.split(separator: "\n").compactMap { AnyJSON.parse(String($0)) }
+        try #require(entries.count == 1, "\(fixture.ledgerText)")
+        #expect(entries[0]["incomplete"] == true && entries[0]["costUSD"].double == 0.0042 && entries[0]["priceBasis"] == "reported", "\(fixture.ledgerText)")
+    }
+
     @Test func `--pass-api-key lets claude see the API key`() async throws {
         let fixture = try ClaudeVault()
         let bin = fixture.cli.home.appendingPathComponent("fake-bin")

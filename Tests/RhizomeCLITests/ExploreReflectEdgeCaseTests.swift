@@ -57,6 +57,27 @@ import RhizomeTestSupport
         #expect(refused.error.contains("HTTP 400 invalid_request_error: model: claude-nope") && refused.error.contains("check the model name"), "\(refused.error)")
     }
 
+    /// Issue 21, item 2: a call that broke off after the API began answering was billed, and never reached
+    /// the ledger (so the budget undercounted). It is recorded with the tokens counted so far, incomplete.
+    @Test func `an answer that breaks off part way is recorded in the ledger as incomplete`() async throws {
+        let dropped = FakeAnthropicServer.Reply(
+            steps: Replies.stream([Replies.messageStart(inputTokens: 1_234), Replies.contentBlockStart(), Replies.textDelta("Your notes on ")]).steps
+                + [.pause(.milliseconds(100)), .reset])
+        let fixture = try ClaudeVault(script: [dropped])
+        defer { fixture.expectKeyNeverShown() }
+        let result = await fixture.run(["explore", "Why SQLite?"])
+        #expect(result.status == 70 && result.error.contains("broke off"), "\(result.error)")
+        let entries = fixture.ledgerText.split(separator: "\n").compactMap { AnyJSON.parse(String($0)) }
+        try #require(entries.count == 1, "\(fixture.ledgerText)")
+        #expect(entries[0]["incomplete"] == true && entries[0]["inputTokens"] == 1_234 && entries[0]["priceBasis"] == "listed", "\(fixture.ledgerText)")
+        #expect((entries[0]["costUSD"].double ?? 0) > 0)
+        #expect(await fixture.run(["usage"]).output.contains("(1 without an answer)"))
+        // A call refused before any answer began was not billed: nothing recorded.
+        let refusedFixture = try ClaudeVault(script: [Replies.status(400, type: "invalid_request_error", message: "model: claude-nope")])
+        _ = await refusedFixture.run(["explore", "Why SQLite?", "--model", "claude-nope"])
+        #expect(refusedFixture.ledgerText.isEmpty, "\(refusedFixture.ledgerText)")
+    }
+
     /// `claude: timeouts:` sets the limits; a wrong key points at the line and lists the right ones.
     @Test func `claude timeouts come from the vault config, and a bad one is a config error`() async throws {
         let fixture = try ClaudeVault(script: Array(repeating: Replies.slowFirstByte(.seconds(5)), count: 6))

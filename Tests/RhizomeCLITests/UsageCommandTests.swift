@@ -42,7 +42,7 @@ struct UsageCommandTests {
         #expect(data["totalUSD"].double.map { abs($0 - (0.0027 + 0.012 + 0.0015)) < 1e-9 } == true, "\(data["totalUSD"])")
         let rows = try #require(data["rows"].array)
         for row in rows {
-            #expect(row.keys == ["cacheCreationInputTokens", "cacheReadInputTokens", "calls", "costUSD", "day", "estimatedCalls", "feature", "inputTokens", "model", "outputTokens",
+            #expect(row.keys == ["cacheCreationInputTokens", "cacheReadInputTokens", "calls", "costUSD", "day", "estimatedCalls", "feature", "incompleteCalls", "inputTokens", "model", "outputTokens",
                                 "unpricedCalls"])
         }
         func row(_ day: String, _ feature: String, _ model: String) -> AnyJSON? {

@@ -40,6 +40,7 @@ struct UsageCommand: RhizomeSubcommand {
             row.cacheCreationInputTokens += entry.cacheCreationInputTokens
             if let cost = entry.costUSD { row.costUSD += cost } else { row.unpricedCalls += 1 }
             if entry.isEstimate { row.estimatedCalls += 1 }
+            if entry.incomplete == true { row.incompleteCalls += 1 }
             rows[key.joined(separator: "\u{0}")] = row
         }
         let sorted = rows.values.sorted { ($0.day, $0.feature, $0.model) < ($1.day, $1.feature, $1.model) }
@@ -56,7 +57,8 @@ struct UsageCommand: RhizomeSubcommand {
         for row in sorted {
             table.add(cells: [row.day, row.feature, row.model, row.calls.grouped, row.inputTokens.grouped, row.outputTokens.grouped,
                               String(format: "$%.4f", row.costUSD) + (row.unpricedCalls > 0 ? " (+\(row.unpricedCalls) unpriced)" : "")
-                                + (row.estimatedCalls > 0 ? " (\(row.estimatedCalls) estimated)" : "")])
+                                + (row.estimatedCalls > 0 ? " (\(row.estimatedCalls) estimated)" : "")
+                                + (row.incompleteCalls > 0 ? " (\(row.incompleteCalls) without an answer)" : "")])
         }
         context.print(table.render())
         context.print("\n\(month): \(entries.count.grouped) call\(entries.count == 1 ? "" : "s"), " + String(format: "$%.4f", total)
@@ -78,6 +80,8 @@ struct UsageCommand: RhizomeSubcommand {
         var unpricedCalls = 0
         /// Calls whose model had no known price, counted at its family's or the highest known rate.
         var estimatedCalls = 0
+        /// Calls that ended without an answer but may have been billed (their tokens so far).
+        var incompleteCalls = 0
     }
 
     struct Report: Encodable {

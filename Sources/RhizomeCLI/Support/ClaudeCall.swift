@@ -96,6 +96,32 @@ struct ClaudeCall {
             if spent + estimate > budgetUSD { throw ClaudeError.overBudget(spentUSD: spent, budgetUSD: budgetUSD, estimateUSD: estimate) }
         }
         let answer: AnthropicClient.Answer
+        let reportedCost: Double?
+        let billing = BilledUsage()
+        do {
+            (answer, reportedCost) = try call(userMessage, baseURL: baseURL, key: key, billing: billing, onText: onText)
+        } catch {
+            // A call that ends without an answer may still have been billed: recorded as incomplete.
+            if billing.isBilled {
+                let model = billing.model.isEmpty ? self.model : billing.model
+                _ = record(model: model, usage: billing.usage, reportedCost: billing.reportedCostUSD, vault: vault, incomplete: true)
+            }
+            throw error
+        }
+        let model = answer.model.isEmpty ? self.model : answer.model
+        let cost = record(model: model, usage: answer.usage, reportedCost: reportedCost, vault: vault, incomplete: false)
+        if answer.stopReason == "max_tokens" {
+            context.printError("\nwarning: the answer was cut off at its token limit (\(maxTokens) tokens); raise `maxTokens:` under "
+                + "`claude: \(feature):` in .rhizome/config.yaml for a longer one")
+        }
+        return (answer, cost)
+    }
+
+    /// One call through the chosen backend.
+    private func call(
+        _ userMessage: String, baseURL: URL, key: String?, billing: BilledUsage, onText: @escaping @Sendable (String) -> Void
+    ) throws -> (AnthropicClient.Answer, Double?) {
+        let answer: AnthropicClient.Answer
         var reportedCost: Double?
         switch backend {
         case .api:
@@ -107,7 +133,7 @@ struct ClaudeCall {
             let request = self.request(userMessage)
             let context = self.context
             answer = try AsyncWork.wait {
-                try await client.stream(request, onText: onText, onRetry: { retry in
+                try await client.stream(request, billing: billing, onText: onText, onRetry: { retry in
                     context.printError("(\(retry.problem); retrying in \(String(format: "%.1f", retry.wait.inSeconds)) s)")
                 })
             }
@@ -121,13 +147,18 @@ struct ClaudeCall {
             let cli = located
             let (system, model, environment) = (systemPrompt, self.model, context.environment)
             (answer, reportedCost) = try AsyncWork.wait {
-                try await cli.run(system: system, prompt: userMessage, model: model, environment: environment, onText: onText)
+                try await cli.run(system: system, prompt: userMessage, model: model, environment: environment, billing: billing, onText: onText)
             }
         }
-        let model = answer.model.isEmpty ? self.model : answer.model
+        return (answer, reportedCost)
+    }
+
+    /// Records a call in the ledger (a failure to is a warning) and returns its cost: the one reported,
+    /// else from list prices (said when estimated for a model without a known price).
+    private func record(model: String, usage: MessagesAPI.Usage, reportedCost: Double?, vault: String, incomplete: Bool) -> Double {
         let listed = ModelPrices.cost(
-            model: model, inputTokens: answer.usage.inputTokens ?? 0, outputTokens: answer.usage.outputTokens ?? 0,
-            cacheCreationInputTokens: answer.usage.cacheCreationInputTokens ?? 0, cacheReadInputTokens: answer.usage.cacheReadInputTokens ?? 0,
+            model: model, inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0,
+            cacheCreationInputTokens: usage.cacheCreationInputTokens ?? 0, cacheReadInputTokens: usage.cacheReadInputTokens ?? 0,
             configured: prices)
         let cost = reportedCost ?? listed.usd
         if reportedCost == nil && listed.isEstimate {
@@ -136,16 +167,12 @@ struct ClaudeCall {
         }
         do {
             try ledger.record(UsageLedger.Entry(
-                time: Date(), feature: feature, model: model, vault: vault, usage: answer.usage, costUSD: cost,
-                priceBasis: reportedCost != nil ? "reported" : listed.basis.rawValue))
+                time: Date(), feature: feature, model: model, vault: vault, usage: usage, costUSD: cost,
+                priceBasis: reportedCost != nil ? "reported" : listed.basis.rawValue, incomplete: incomplete ? true : nil))
         } catch {
             context.printError("warning: \(error)")
         }
-        if answer.stopReason == "max_tokens" {
-            context.printError("\nwarning: the answer was cut off at its token limit (\(maxTokens) tokens); raise `maxTokens:` under "
-                + "`claude: \(feature):` in .rhizome/config.yaml for a longer one")
-        }
-        return (answer, cost)
+        return cost
     }
 }
 
