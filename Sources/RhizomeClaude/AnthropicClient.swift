@@ -160,8 +160,9 @@ public final class AnthropicClient: Sendable {
                         }
                     case .data(let data):
                         watchdog.sawBytes()
-                        guard status == 200 else {
-                            if errorBody.count < 65_536 { errorBody.append(data) }
+                        // An error, or a whole answer as JSON (a proxy that does not stream): read to the end.
+                        guard status == 200, !headers["content-type", default: ""].contains("application/json") else {
+                            if errorBody.count < 1 << 20 { errorBody.append(data) }
                             continue
                         }
                         for event in parser.feed(data) {
@@ -214,6 +215,15 @@ public final class AnthropicClient: Sendable {
             if let timeout = watchdog.expired { return expired(timeout, textShown: !text.isEmpty) }
             if status != 200 {
                 return httpFailure(status: status, body: errorBody, headers: headers)
+            }
+            if headers["content-type", default: ""].contains("application/json") {
+                // Not retried: the request was answered (and billed); an answer that cannot be read is malformed.
+                guard let message = try? JSONDecoder().decode(MessagesAPI.Response.self, from: errorBody), message.type == "message" else {
+                    return .failed(.malformedResponse("an HTTP 200 answer in JSON that is not a message"))
+                }
+                billing?.beginAttempt(model: message.model, usage: message.usage)
+                if !message.text.isEmpty { onText(message.text) }
+                return .answered(Answer(text: message.text, model: message.model, stopReason: message.stopReason, usage: message.usage, attempts: 1))
             }
             return .retryable(problem: "the stream ended before `message_stop`", retryAfter: nil, textShown: !text.isEmpty)
         } onCancel: {

@@ -54,6 +54,24 @@ public enum MessagesAPI {
             case id, type, role, model, content, usage
             case stopReason = "stop_reason"
         }
+
+        /// Leniently: a `message_start` (or a proxy's answer) without `id`, `role`, `content` or `usage`
+        /// still starts an answer; only what is present and of the wrong type is an error.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decodeIfPresent(String.self, forKey: .id) ?? ""
+            type = try container.decodeIfPresent(String.self, forKey: .type) ?? ""
+            role = (try? container.decodeIfPresent(Role.self, forKey: .role)) ?? .assistant
+            model = try container.decodeIfPresent(String.self, forKey: .model) ?? ""
+            content = try container.decodeIfPresent([ContentBlock].self, forKey: .content) ?? []
+            stopReason = try container.decodeIfPresent(String.self, forKey: .stopReason)
+            usage = try container.decodeIfPresent(Usage.self, forKey: .usage) ?? Usage()
+        }
+
+        /// The text of its text blocks.
+        public var text: String {
+            content.map { if case .text(let text) = $0 { text } else { "" } }.joined()
+        }
     }
 
     /// A content block: text is all Rhizome asks for; other kinds are kept by name.

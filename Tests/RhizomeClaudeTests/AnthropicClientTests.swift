@@ -356,6 +356,33 @@ struct AnthropicClientTests {
         #expect(call.pieces == ["Your notes on "])
     }
 
+    /// Issue 21, item 6: a 200 answer in JSON (a proxy that does not stream) was retried five times, each
+    /// possibly billed, and reported `api-unavailable`. It is the answer, read once.
+    @Test func `a whole answer in JSON instead of a stream is taken as the answer, not retried`() async throws {
+        let message = #"{"id":"msg_1","type":"message","role":"assistant","model":"claude-haiku-4-5","content":[{"type":"text","text":"Whole answer."}],"stop_reason":"end_turn","usage":{"input_tokens":12,"output_tokens":3}}"#
+        let server = try FakeAnthropicServer(script: [Replies.status(200, type: "", message: "", body: message), Replies.normal])
+        defer { server.stop() }
+        let call = await Self.call(server)
+        #expect(call.answer?.text == "Whole answer." && call.answer?.usage.inputTokens == 12, "\(call.outcome)")
+        #expect(call.pieces == ["Whole answer."])
+        #expect(server.requests.count == 1 && call.retries.isEmpty)
+        // JSON that is not a message is malformed, not retried either.
+        let odd = try FakeAnthropicServer(script: [Replies.status(200, type: "", message: "", body: #"{"hello":"world"}"#), Replies.normal])
+        defer { odd.stop() }
+        let oddCall = await Self.call(odd)
+        #expect(oddCall.error?.code == "api-malformed-response" && odd.requests.count == 1, "\(oddCall.outcome)")
+    }
+
+    /// Issue 21, item 6: a `message_start` without `usage`, `role` or `content` still starts the answer.
+    @Test func `a message_start without usage, role or content still starts the answer`() async throws {
+        let bare = Replies.event("message_start", #"{"type":"message_start","message":{"model":"claude-haiku-4-5"}}"#)
+        let server = try FakeAnthropicServer(script: [Replies.stream([bare] + Array(Replies.normalEvents().dropFirst()))])
+        defer { server.stop() }
+        let call = await Self.call(server)
+        #expect(call.answer?.text == Replies.text, "\(call.outcome)")
+        #expect(call.answer?.model == "claude-haiku-4-5")
+    }
+
     /// Issue 21, item 4: a stream that stalls after its first text held the terminal for the whole 300 s.
     /// The idle limit ends it (the text shown cannot be retried without showing it twice: interrupted).
     @Test func `the idle timeout ends a stream that stalls after its first text`() async throws {
