@@ -253,6 +253,21 @@ struct StreamJSONParser {
         self.onText = onText
     }
 
+    /// What an error result says, in words: not "reported success" for an error whose subtype is
+    /// `success`, and a usage limit (`Claude AI usage limit reached|1795650000`) with when it resets.
+    static func failureMessage(subtype: String?, result: String?, timeZone: TimeZone = .current) -> String {
+        let text = result.map { String($0.prefix(500)) } ?? ""
+        if let bar = text.lastIndex(of: "|"), let seconds = TimeInterval(text[text.index(after: bar)...]), text.lowercased().contains("limit") {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = timeZone
+            formatter.dateFormat = "yyyy-MM-dd HH:mm zzz"
+            return "`claude` says: \(text[..<bar]); it resets at \(formatter.string(from: Date(timeIntervalSince1970: seconds)))"
+        }
+        let kind = subtype.flatMap { $0 == "success" ? nil : $0 } ?? "an error"
+        return "`claude` reported \(kind)" + (text.isEmpty ? "" : ": " + text)
+    }
+
     mutating func consume(_ line: String) {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any], let type = object["type"] as? String else { return }
         switch type {
@@ -283,8 +298,7 @@ struct StreamJSONParser {
             billing?.report(model: model, usage: usage, costUSD: costUSD)
             let isError = object["is_error"] as? Bool ?? false
             if isError || (object["subtype"] as? String).map({ $0 != "success" }) == true {
-                failure = "`claude` reported \(object["subtype"] as? String ?? "an error")"
-                    + ((object["result"] as? String).map { ": " + String($0.prefix(500)) } ?? "")
+                failure = Self.failureMessage(subtype: object["subtype"] as? String, result: object["result"] as? String)
                 return
             }
             if shown.isEmpty, let result = object["result"] as? String { show(result) }

@@ -136,6 +136,16 @@ import RhizomeTestSupport
         if !gone { kill(pid, SIGKILL) }
     }
 
+    /// Issue 21, item 7: a usage limit read "reported success: Claude AI usage limit reached|1795650000".
+    @Test func `an error result says what happened, a usage limit with when it resets`() {
+        let utc = TimeZone(identifier: "UTC")!
+        let limit = StreamJSONParser.failureMessage(subtype: "success", result: "Claude AI usage limit reached|1795650000", timeZone: utc)
+        #expect(limit.hasPrefix("`claude` says: Claude AI usage limit reached; it resets at 2026-11-25 23:40 "), "\(limit)")
+        #expect(!limit.contains("success") && !limit.contains("1795650000"))
+        #expect(StreamJSONParser.failureMessage(subtype: "success", result: "something broke") == "`claude` reported an error: something broke")
+        #expect(StreamJSONParser.failureMessage(subtype: "error_max_turns", result: nil) == "`claude` reported error_max_turns")
+    }
+
     @Test func `cancelling stops the CLI promptly`() async throws {
         let fake = try FakeClaude([Self.start, Self.delta("Thinking"), "sleep 30", Self.result].joined(separator: "\n"))
         let cli = fake.cli
