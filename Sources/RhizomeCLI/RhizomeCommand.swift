@@ -48,9 +48,9 @@ extension RhizomeSubcommand {
     }
 
     /// Prints a list cut to `payload` in the JSON envelope, with its `total` and whether it was `truncated`.
-    func printJSON<T: Encodable>(_ payload: [T], total: Int, vault: String?, context: CommandContext) {
+    func printJSON<T: Encodable>(_ payload: [T], total: Int, vault: String?, context: CommandContext, note: String? = nil) {
         context.print(JSONOutput.encode(JSONOutput.Envelope(
-            command: Self.name, vault: vault, data: payload, total: total, truncated: total > payload.count)))
+            command: Self.name, vault: vault, data: payload, total: total, truncated: total > payload.count, note: note)))
     }
 }
 

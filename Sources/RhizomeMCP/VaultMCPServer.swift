@@ -387,11 +387,12 @@ struct ToolResponse: Encodable {
         try output.data.encode(to: container.superEncoder(forKey: .data))
         try container.encode(output.total, forKey: .total)
         try container.encode(output.truncated, forKey: .truncated)
+        try container.encodeIfPresent(output.note, forKey: .note)
         try container.encode(freshness, forKey: .freshness)
         try container.encode(1, forKey: .version)
     }
 
-    private enum CodingKeys: String, CodingKey { case tool, data, total, truncated, freshness, version }
+    private enum CodingKeys: String, CodingKey { case tool, data, total, truncated, note, freshness, version }
 }
 
 /// A failed call: `{"error": {"code", "message"}, "freshness", "tool", "version"}`.

@@ -32,13 +32,14 @@ struct VaultTools: Sendable {
     private static let baseCatalog: [Entry] = [
         Entry(
             tool: tool("search", title: "Search notes",
-                       "Full-text search over note titles and bodies: every word must occur (case and accents ignored; `word*` matches a prefix). Notes whose name holds every word come first, then by BM25 rank (titles weigh more). Returns each note's path, a snippet with the matches in **bold**, and its score (lower is better).",
+                       "Full-text search over note titles and bodies: every word must occur (case and accents ignored; `word*` matches a prefix); when no note has every word, notes with any of them, ranked by how many and how well, and `note` says so. Notes whose name holds the words come first, then by BM25 rank (titles weigh more). Returns each note's path, a snippet with the matches in **bold**, and its score (lower is better).",
                        properties: ["query": string("The words to look for."), "limit": limit(default: 10, maximum: 100)], required: ["query"]),
             run: { tools, arguments, store in
                 let limit = try arguments.int("limit", default: 10, in: 1...100)
                 // One more than asked says whether there are more, without ranking every match.
-                let hits = try store.search(try arguments.string("query"), limit: limit + 1)
-                return ToolOutput(Array(hits.prefix(limit)), total: nil, truncated: hits.count > limit)
+                let (hits, anyWord) = try store.searchFallingBack(try arguments.string("query"), limit: limit + 1)
+                return ToolOutput(Array(hits.prefix(limit)), total: nil, truncated: hits.count > limit,
+                                  note: anyWord ? "no note has every word; these notes have some of them, those with more first" : nil)
             }),
         Entry(
             tool: tool("note", title: "Read a note",
@@ -285,11 +286,14 @@ struct ToolOutput: Sendable {
     let data: any Encodable & Sendable
     let total: Int?
     let truncated: Bool
+    /// Said beside the data when the answer is not quite what was asked (a search that fell back to any word).
+    let note: String?
 
-    init(_ data: some Encodable & Sendable, total: Int?, truncated: Bool) {
+    init(_ data: some Encodable & Sendable, total: Int?, truncated: Bool, note: String? = nil) {
         self.data = data
         self.total = total
         self.truncated = truncated
+        self.note = note
     }
 
     /// At most `limit` items; `total` counts them all.

@@ -303,6 +303,10 @@ import RhizomeTestSupport
         _ = try session.initialize()
         try session.waitUntilIndexed()
         #expect(try session.call("search", ["query": "zebracorn"]).body["data"] == [])
+        // No note has both words: notes with either, and a note saying so.
+        let fallback = try session.call("search", ["query": "zebracorn trigram"]).body
+        #expect(fallback["data"].array?.isEmpty == false && fallback["note"].string?.contains("no note has every word") == true, "\(fallback)")
+        #expect(try session.call("search", ["query": "trigram"]).body["note"] == nil)
 
         // A new note links the FTS5 note: the server's own watcher picks it up.
         try vault.write("Ideas/Fresh idea.md", "# Fresh idea\n\nA zebracorn index, see [[SQLite FTS5 docs]].\n")

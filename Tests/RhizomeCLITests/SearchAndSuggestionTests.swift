@@ -27,6 +27,26 @@ import RhizomeTestSupport
         #expect((json["data"] as? [Any])?.count == 2)
     }
 
+    /// Issue 21: when no note has every word, notes with any of them, those with more first, and the
+    /// answer says it fell back (text and JSON `note`). A single word, or a raw query, does not fall back.
+    @Test func `no note with every word falls back to notes with some of them, and says so`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try vault()
+        try vault.write("Turtle and tortoise.md", "A turtle is not a tortoise.\n")
+        let text = cli.run(["search", "turtle", "tortoise", "zebracorn", "--vault", vault.path])
+        #expect(text.status == 0, "\(text.error)")
+        #expect(text.output.hasPrefix("No note has every word of turtle tortoise zebracorn; notes with some of them:\n4 results"), "\(text.output)")
+        let json = cli.run(["search", "turtle", "tortoise", "zebracorn", "--json", "--vault", vault.path]).json
+        let paths = (json["data"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
+        #expect(paths.first == "Turtle and tortoise.md", "the note with more of the words comes first: \(paths)")
+        #expect(paths.count == 4 && json["total"] as? Int == 4)
+        #expect((json["note"] as? String)?.contains("no note has every word") == true)
+        let exact = cli.run(["search", "turtle", "tortoise", "--json", "--vault", vault.path]).json
+        #expect(exact["note"] == nil && (exact["data"] as? [Any])?.count == 1)
+        #expect(cli.run(["search", "zebracorn", "--vault", vault.path]).output.hasPrefix("0 results"))
+    }
+
     @Test func `a whole list gives its count and is not truncated`() throws {
         let cli = try CLIHarness()
         defer { cli.cleanUp() }

@@ -35,20 +35,29 @@ struct SearchCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         let text = query.joined(separator: " ")
-        let hits: [SearchHit]
-        let total: Int
+        var hits: [SearchHit]
+        var total: Int
+        var anyWord = false
         do {
             hits = try session.store.search(text, limit: limit, raw: raw)
             total = hits.count < limit ? hits.count : try session.store.searchCount(text, raw: raw)
+            // No note has every word of several: notes with any of them, those with more first.
+            if hits.isEmpty, !raw, text.split(whereSeparator: { $0.isWhitespace }).count > 1 {
+                anyWord = true
+                hits = try session.store.search(text, limit: limit, anyWord: true)
+                total = hits.count < limit ? hits.count : try session.store.searchCount(text, anyWord: true)
+            }
         } catch let error as StoreError {
             guard raw, case .sqlite(_, let message, _) = error else { throw error }
             throw CLIError.searchSyntax(query: text, reason: message)
         }
+        let note = anyWord ? "no note has every word; these notes have some of them, those with more first" : nil
+        if let note, !global.json, !hits.isEmpty { context.print("No note has every word of \(text); notes with some of them:") }
         if let around = self.context {
-            return try printLines(of: hits, total: total, around: around, session: session, context: context)
+            return try printLines(of: hits, total: total, around: around, session: session, context: context, note: note)
         }
         if global.json {
-            printJSON(hits, total: total, vault: session.vaultPath, context: context)
+            printJSON(hits, total: total, vault: session.vaultPath, context: context, note: note)
             return .success
         }
         if total > hits.count {
@@ -65,7 +74,9 @@ struct SearchCommand: RhizomeSubcommand {
 
     /// `--context N`: the lines of each hit that hold a query word (case and accents ignored), with N lines
     /// around, as ripgrep prints them: `12:` a matching line, `13-` a line around it, `--` between groups.
-    private func printLines(of hits: [SearchHit], total: Int, around: Int, session: VaultSession, context: CommandContext) throws -> ExitStatus {
+    private func printLines(
+        of hits: [SearchHit], total: Int, around: Int, session: VaultSession, context: CommandContext, note: String?
+    ) throws -> ExitStatus {
         let words = query.flatMap { $0.split(whereSeparator: { $0.isWhitespace }) }
             .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "*\"()")) }
             .filter { !$0.isEmpty && !(raw && ["AND", "OR", "NOT", "NEAR"].contains($0)) }
@@ -83,7 +94,7 @@ struct SearchCommand: RhizomeSubcommand {
                 lines: shown.sorted().map { LinesHit.Line(line: $0 + 1, text: lines[$0], match: matchingSet.contains($0)) }))
         }
         if global.json {
-            printJSON(results, total: total, vault: session.vaultPath, context: context)
+            printJSON(results, total: total, vault: session.vaultPath, context: context, note: note)
             return .success
         }
         for result in results {

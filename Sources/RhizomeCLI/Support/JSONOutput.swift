@@ -14,6 +14,8 @@ enum JSONOutput {
         /// commands that do not count).
         var total: Int? = nil
         var truncated: Bool? = nil
+        /// Said beside the data when the answer is not quite what was asked (a search that fell back to any word).
+        var note: String? = nil
     }
 
     struct ErrorEnvelope: Encodable {
