@@ -60,6 +60,13 @@ extension AnthropicClientTests {
         return settings
     }
 
+    /// An answer whose stream stops for 20 s after its first piece of text, then goes on.
+    static var stalledAfterFirstText: FakeAnthropicServer.Reply {
+        FakeAnthropicServer.Reply(
+            steps: Replies.stream([Replies.messageStart(), Replies.contentBlockStart(), Replies.textDelta("Your notes on ")]).steps
+                + [.pause(.seconds(20))] + Replies.stream(Array(Replies.normalEvents().dropFirst(2))).steps.dropFirst())
+    }
+
     static func call(
         _ server: FakeAnthropicServer, _ settings: AnthropicClient.Settings? = nil, request: MessagesAPI.Request = question,
         recorder: Recorder = Recorder()

@@ -334,11 +334,7 @@ struct AnthropicClientTests {
     // MARK: Timeouts and cancellation
 
     @Test func `the total timeout ends a stream that stalls part way`() async throws {
-        let stalled = FakeAnthropicServer.Reply(
-            steps: Replies.stream([Replies.messageStart(), Replies.contentBlockStart(), Replies.textDelta("Your notes on ")]).steps
-                + [.pause(.seconds(20))] + Replies.stream(Array(Replies.normalEvents().dropFirst(2))).steps.dropFirst()
-        )
-        let server = try FakeAnthropicServer(script: [stalled])
+        let server = try FakeAnthropicServer(script: [Self.stalledAfterFirstText])
         defer { server.stop() }
 
         let started = ContinuousClock.now
@@ -386,11 +382,7 @@ struct AnthropicClientTests {
     /// Issue 21, item 4: a stream that stalls after its first text held the terminal for the whole 300 s.
     /// The idle limit ends it (the text shown cannot be retried without showing it twice: interrupted).
     @Test func `the idle timeout ends a stream that stalls after its first text`() async throws {
-        let stalled = FakeAnthropicServer.Reply(
-            steps: Replies.stream([Replies.messageStart(), Replies.contentBlockStart(), Replies.textDelta("Your notes on ")]).steps
-                + [.pause(.seconds(20))] + Replies.stream(Array(Replies.normalEvents().dropFirst(2))).steps.dropFirst()
-        )
-        let server = try FakeAnthropicServer(script: [stalled])
+        let server = try FakeAnthropicServer(script: [Self.stalledAfterFirstText])
         defer { server.stop() }
         let started = ContinuousClock.now
         let call = await Self.call(server, Self.settings(server) { $0.idleTimeout = .milliseconds(400) })
