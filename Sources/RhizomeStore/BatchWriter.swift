@@ -278,20 +278,20 @@ final class BatchWriter {
     /// Deletes what is stored about a file before its new content is written; its full text stays when
     /// the new one replaces it. With `keepingRowsOf`, so do its rows at the positions that note fills
     /// again, which the overwriting inserters then change only where they differ (a note whose links were
-    /// rewritten keeps every other row as it was). The rows collected meanwhile are other files' (each file is written
-    /// once in a run, after this), which these deletes cannot touch: they go in with the next full statement.
+    /// rewritten keeps every other row as it was). The rows collected meanwhile are other files' (each
+    /// file is written once in a run, after this), which these deletes cannot touch: they go in with the
+    /// next full statement.
     private func clear(_ id: Int64, keepingFullText: Bool, keepingRowsOf note: ParsedNote?) throws(StoreError) {
-        guard let note else {
+        if let note {
+            let properties = note.frontmatter.map { $0.isInvalid ? 0 : $0.entries.count } ?? 0
+            // In the order of `IndexSchema.fileRowTables`; reference values are written by the schema check.
+            try fileRows.deleteRows(of: id, from: [
+                note.links.count, note.tags.count, note.headings.count, note.blocks.count, note.tasks.count,
+                note.aliases.count, properties, note.inlineFields.count, 0,
+            ])
+        } else {
             try fileRows.deleteRows(of: id)
-            for statement in [deleteNoteType, deleteFindings] { try statement.bind(.integer(id)).run() }
-            if !keepingFullText { try deleteFullText.bind(.integer(id)).run() }
-            return
         }
-        let properties = note.frontmatter.map { $0.isInvalid ? 0 : $0.entries.count } ?? 0
-        // In the order of `IndexSchema.fileRowTables`; reference values are written by the schema check.
-        let kept = [note.links.count, note.tags.count, note.headings.count, note.blocks.count, note.tasks.count,
-                    note.aliases.count, properties, note.inlineFields.count, 0]
-        try fileRows.deleteRows(of: id, from: kept)
         for statement in [deleteNoteType, deleteFindings] { try statement.bind(.integer(id)).run() }
         if !keepingFullText { try deleteFullText.bind(.integer(id)).run() }
     }
