@@ -86,6 +86,9 @@ public final class AnthropicClient: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + settings.totalTimeout
         var attempt = 1
+        /// Attempts in a row that got no byte at all: a server that answers nothing twice is not retried
+        /// again (five silent attempts took 156 s with the defaults).
+        var silentInARow = 0
         while true {
             if Task.isCancelled { throw .cancelled }
             let outcome = await self.attempt(body: body, deadline: deadline, billing: billing, onText: onText)
@@ -97,7 +100,8 @@ public final class AnthropicClient: Sendable {
                 throw error
             case .retryable(let problem, let retryAfter, let textShown):
                 if textShown { throw .interrupted(problem: problem) }
-                guard attempt <= settings.maximumRetries else {
+                silentInARow = problem.hasPrefix(Self.noResponsePrefix) ? silentInARow + 1 : 0
+                guard attempt <= settings.maximumRetries, silentInARow < 2 else {
                     if let reason = problem.connectionFailure { throw .cannotConnect(url: settings.baseURL.absoluteString, reason: reason) }
                     throw .gaveUp(attempts: attempt, lastProblem: problem)
                 }
@@ -276,6 +280,8 @@ public final class AnthropicClient: Sendable {
     }
 
     static let cannotConnectPrefix = "cannot connect ("
+    /// How an attempt that got no byte within `firstByteTimeout` is described.
+    static let noResponsePrefix = "no response within "
 
     /// What an attempt the watchdog stopped comes to: the call's end (its whole time is up), or a retry
     /// (which `stream` turns into `.interrupted` once text was shown).
@@ -283,7 +289,7 @@ public final class AnthropicClient: Sendable {
         switch timeout {
         case .total: return .failed(.timedOut(what: "the whole answer", seconds: settings.totalTimeout.inSeconds))
         case .firstByte:
-            return .retryable(problem: "no response within \(ClaudeError.roundedSeconds(settings.firstByteTimeout.inSeconds)) s", retryAfter: nil, textShown: textShown)
+            return .retryable(problem: Self.noResponsePrefix + "\(ClaudeError.roundedSeconds(settings.firstByteTimeout.inSeconds)) s", retryAfter: nil, textShown: textShown)
         case .idle:
             return .retryable(problem: "the answer stalled: nothing for \(ClaudeError.roundedSeconds(settings.idleTimeout.inSeconds)) s", retryAfter: nil, textShown: textShown)
         }

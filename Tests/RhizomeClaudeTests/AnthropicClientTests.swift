@@ -214,6 +214,28 @@ struct AnthropicClientTests {
         #expect(ContinuousClock.now - started < .seconds(2), "the slow attempt was abandoned, not waited out")
     }
 
+    /// Issue 21, item 4: a server that never sends its headers took 5 × 30 s to fail. Two silent attempts
+    /// in a row end the call, whatever retries are left.
+    @Test func `two attempts in a row that get no byte end the call`() async throws {
+        let server = try FakeAnthropicServer(script: Array(repeating: Replies.slowFirstByte(.seconds(3)), count: 5))
+        defer { server.stop() }
+        let call = await Self.call(server, Self.settings(server) {
+            $0.firstByteTimeout = .milliseconds(200)
+            $0.maximumRetries = 4
+        })
+        guard case .gaveUp(let attempts, let lastProblem) = call.error else {
+            Issue.record("expected gaveUp, got \(call.outcome)")
+            return
+        }
+        #expect(attempts == 2 && server.requests.count == 2)
+        #expect(lastProblem == "no response within 0.2 s", "\(lastProblem)")
+        // A silent attempt between others that answered something still leaves the retries.
+        let mixed = try FakeAnthropicServer(script: [Replies.slowFirstByte(.seconds(3)), Replies.overloaded, Replies.slowFirstByte(.seconds(3)), Replies.normal])
+        defer { mixed.stop() }
+        let recovered = await Self.call(mixed, Self.settings(mixed) { $0.firstByteTimeout = .milliseconds(200) })
+        #expect(recovered.answer?.text == Replies.text && mixed.requests.count == 4, "\(recovered.outcome)")
+    }
+
     @Test func `when every attempt is slow to start the call gives up after the retries`() async throws {
         let server = try FakeAnthropicServer(script: [Replies.slowFirstByte(.seconds(3)), Replies.slowFirstByte(.seconds(3))])
         defer { server.stop() }
