@@ -140,8 +140,6 @@ public final class AnthropicClient: Sendable {
 
         let transfer = StreamingTransfer()
         let watchdog = Watchdog(transfer: transfer, firstByteTimeout: settings.firstByteTimeout, idleTimeout: settings.idleTimeout, deadline: deadline)
-        let clock = ContinuousClock()
-        let started = clock.now
         return await withTaskCancellationHandler {
             transfer.start(request)
             watchdog.start()
@@ -153,7 +151,8 @@ public final class AnthropicClient: Sendable {
             var usage = MessagesAPI.Usage()
             var status = 0
             var headers: [String: String] = [:]
-            var errorBody = Data()
+            /// An error's body, or a whole answer sent as JSON: what is not a stream, read to its end.
+            var unstreamed = Data()
             do {
                 for try await chunk in transfer.chunks {
                     switch chunk {
@@ -166,7 +165,7 @@ public final class AnthropicClient: Sendable {
                         watchdog.sawBytes()
                         // An error, or a whole answer as JSON (a proxy that does not stream): read to the end.
                         guard status == 200, !headers["content-type", default: ""].contains("application/json") else {
-                            if errorBody.count < 1 << 20 { errorBody.append(data) }
+                            if unstreamed.count < 1 << 20 { unstreamed.append(data) }
                             continue
                         }
                         for event in parser.feed(data) {
@@ -218,11 +217,11 @@ public final class AnthropicClient: Sendable {
             if Task.isCancelled { return .failed(.cancelled) }
             if let timeout = watchdog.expired { return expired(timeout, textShown: !text.isEmpty) }
             if status != 200 {
-                return httpFailure(status: status, body: errorBody, headers: headers)
+                return httpFailure(status: status, body: unstreamed, headers: headers)
             }
             if headers["content-type", default: ""].contains("application/json") {
                 // Not retried: the request was answered (and billed); an answer that cannot be read is malformed.
-                guard let message = try? JSONDecoder().decode(MessagesAPI.Response.self, from: errorBody), message.type == "message" else {
+                guard let message = try? JSONDecoder().decode(MessagesAPI.Response.self, from: unstreamed), message.type == "message" else {
                     return .failed(.malformedResponse("an HTTP 200 answer in JSON that is not a message"))
                 }
                 billing?.beginAttempt(model: message.model, usage: message.usage)

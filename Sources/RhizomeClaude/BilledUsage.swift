@@ -15,10 +15,10 @@ public final class BilledUsage: @unchecked Sendable {
     public init() {}
 
     /// An API attempt began answering (`message_start`) with this model and usage.
-    func beginAttempt(model: String, usage: MessagesAPI.Usage?) {
+    func beginAttempt(model: String, usage: MessagesAPI.Usage) {
         lock.withLock {
             if let current { finished = Self.sum(finished, current) }
-            current = usage ?? MessagesAPI.Usage()
+            current = usage
             if !model.isEmpty { latestModel = model }
         }
     }
