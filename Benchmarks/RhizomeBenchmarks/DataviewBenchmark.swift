@@ -41,12 +41,12 @@ struct DataviewBenchmark {
                 let start = clock.now
                 let result = try store.runDataview(try DataviewParser.parse(text))
                 samples.append((clock.now - start).inMilliseconds)
-                rows = result.rows.count
+                rows = result.kind == .task ? result.tasks.count : result.rows.count
                 candidates = result.candidatePages
                 stages = result.timings.map { String(format: "%@ %.1f", $0.stage, $0.milliseconds) }.joined(separator: ", ")
             }
             samples.sort()
-            print(String(format: "  %-62@ %6.1f ms / %6.1f ms  (%d rows from %d candidate pages)", name as NSString,
+            print(String(format: "  %-62@ %6.1f ms / %6.1f ms  (%d rows or tasks from %d candidate pages)", name as NSString,
                          Measurements.median(samples), Measurements.percentile(samples, 0.95), rows, candidates))
             print("      last run, ms: " + stages)
         }

@@ -67,10 +67,53 @@ import RhizomeTestSupport
             let result = try vault.run(query)
             #expect(!result.plan.pushedDown.contains { $0.hasPrefix("WHERE") }, "\(query): \(result.plan.pushedDown)")
         }
-        // TASK queries filter tasks, not pages: only the source is pushed.
+        // TASK queries filter tasks, not pages: besides the source, SQL only keeps the notes holding a
+        // task that can pass (the WHERE itself, the SORT and the LIMIT run over tasks, in Swift).
         let tasks = try vault.run(#"TASK FROM "Daily" WHERE completed SORT file.name LIMIT 2"#)
-        #expect(tasks.plan.pushedDown == [#"FROM "Daily" → SQL"#])
+        #expect(tasks.plan.pushedDown == [#"FROM "Daily" → SQL"#, "TASK WHERE completed → notes holding such a task (task index); only such tasks become rows"])
+        #expect(tasks.plan.evaluatedInSwift.suffix(4) == ["WHERE completed", "SORT file.name", "LIMIT 2", "tasks read from the candidate notes' files"], "\(tasks.plan.evaluatedInSwift)")
         #expect(tasks.tasks.count == 2)
+    }
+
+    // MARK: TASK
+
+    @Test func `a TASK query reads only the notes holding a task its leading WHERE can pass`() throws {
+        let vault = try DataviewVault()
+        let notes = try vault.run("LIST").rows.count
+        let every = try vault.run("TASK")
+        #expect(every.plan.pushedDown == ["FROM (every note) → SQL", "TASK → notes holding a task (task index)"])
+        #expect(every.candidatePages < notes / 2, "\(every.candidatePages) of \(notes) notes read")
+        #expect(Set(every.tasks.map(\.path)).count == every.candidatePages)  // each note read gave a task
+        let open = try vault.run("TASK WHERE !completed")
+        #expect(open.candidatePages < every.candidatePages)
+        #expect(Set(open.tasks.map(\.path)).count == open.candidatePages)
+        // Not a condition on status alone: every note holding a task is read.
+        let other = try vault.run(#"TASK WHERE contains(text, "watcher") AND !completed"#)
+        #expect(other.candidatePages == every.candidatePages)
+        #expect(other.plan.pushedDown.last == "TASK → notes holding a task (task index)")
+    }
+
+    @Test func `TASK queries give the same tasks whether their status conditions are used early or not`() throws {
+        let vault = try DataviewVault()
+        let wheres = [
+            ["completed"], ["!completed"], ["checked"], ["!checked"], [#"status = "-""#], [#"status != " ""#], [#""x" = status"#],
+            ["completed = false"], ["checked != true"], [#"!completed AND file.name != "Index""#], ["!completed", "checked"],
+            [#"status = "x" AND contains(text, "the")"#], ["!completed AND length(file.tasks) > 3"], ["completed AND length(file.lists) > 0"],
+            [#"status = "X""#], [#"status = "é""#],
+        ]
+        for conditions in wheres {
+            for tail in ["", " SORT file.name DESC, line", " GROUP BY file.folder", " LIMIT 3"] {
+                let pushed = "TASK" + conditions.map { " WHERE \($0)" }.joined() + tail
+                let unpushed = "TASK" + conditions.map { " WHERE (\($0)) or false" }.joined() + tail
+                let early = try vault.run(pushed), late = try vault.run(unpushed)
+                #expect(late.plan.pushedDown.last == "TASK → notes holding a task (task index)", "\(unpushed)")
+                let shown = { (result: DataviewResult) in
+                    result.tasks.map { "\($0.path):\($0.line) [\($0.status)] \($0.depth) \($0.text) \($0.group.map { "\($0)" } ?? "")" }
+                }
+                #expect(shown(early) == shown(late), "\(pushed)")
+                #expect(!shown(late).isEmpty || conditions == [#"status = "é""#], "\(unpushed) finds no task: the case proves nothing")
+            }
+        }
     }
 
     // MARK: Pushed and not pushed agree

@@ -53,8 +53,9 @@ final class DataviewPages: @unchecked Sendable {
 
     // MARK: Pages
 
-    /// The pages of `ids`, in that order.
-    func pages(ids: [Int64], needs: DataviewNeeds) throws -> [DataviewObject] {
+    /// The pages of `ids`, in that order. `taskFilter` leaves out of `file.tasks` the tasks that fail it
+    /// (for a `TASK` query that does not read `file.tasks` or `file.lists` itself).
+    func pages(ids: [Int64], needs: DataviewNeeds, taskFilter: DataviewTaskFilter = DataviewTaskFilter()) throws -> [DataviewObject] {
         guard !ids.isEmpty else { return [] }
         let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let inIDs = "IN (SELECT value FROM json_each(?))"
@@ -109,12 +110,14 @@ final class DataviewPages: @unchecked Sendable {
 
         let parsesWhole = wanted.frontmatter || needs.fieldNames == nil
         let tables = Tables(bases: bases, inlineFields: inlineFields, tags: tags, outlinks: outlinks, inlinks: inlinks)
-        // Large sets are built on every core: a page takes a couple of microseconds.
-        let workers = ids.count >= 2_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) : 1
+        // Large sets are built on every core: a page takes a couple of microseconds, or tens when its
+        // list items are read from its file.
+        let readsFiles = wanted.lists || wanted.tasks
+        let workers = ids.count >= (readsFiles ? 64 : 2_000) ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) : 1
         let chunkSize = (ids.count + workers - 1) / workers
         let chunks = stride(from: 0, to: ids.count, by: chunkSize).map { Array(ids[$0..<min($0 + chunkSize, ids.count)]) }
         return Indexer.parallelMap(chunks, workers: workers) { chunk in
-            self.build(chunk, tables: tables, needs: needs, wanted: wanted, parsesWhole: parsesWhole)
+            self.build(chunk, tables: tables, needs: needs, wanted: wanted, parsesWhole: parsesWhole, taskFilter: taskFilter)
         }.flatMap { $0 }
     }
 
@@ -126,7 +129,9 @@ final class DataviewPages: @unchecked Sendable {
     }
 
     /// The pages of `ids` from `tables`. Each call keeps its own caches, so calls can run on several threads.
-    private func build(_ ids: [Int64], tables: Tables, needs: DataviewNeeds, wanted: Wanted, parsesWhole: Bool) -> [DataviewObject] {
+    private func build(
+        _ ids: [Int64], tables: Tables, needs: DataviewNeeds, wanted: Wanted, parsesWhole: Bool, taskFilter: DataviewTaskFilter
+    ) -> [DataviewObject] {
         var canonicalKeys: [String: String] = [:]
         let canonicalKey = { (key: String) -> String in
             if let known = canonicalKeys[key] { return known }
@@ -200,7 +205,7 @@ final class DataviewPages: @unchecked Sendable {
             }
             if wanted.lists || wanted.tasks {
                 // Only the tasks (and what they hold) when `file.lists` is not asked for: most items are not tasks.
-                let items = listItems(of: base.path, onlyTasks: !wanted.lists)
+                let items = listItems(of: base.path, onlyTasks: !wanted.lists, taskFilter: wanted.lists ? DataviewTaskFilter() : taskFilter)
                 if wanted.lists { file["lists"] = .list(items) }
                 file["tasks"] = .list(items.filter { if case .object(let item) = $0 { item["task"] == .boolean(true) } else { false } })
             }
@@ -359,8 +364,8 @@ final class DataviewPages: @unchecked Sendable {
     static let maximumNoteBytes: Int64 = 16 << 20
 
     /// `file.lists`: the note's list items read from its file (empty when it cannot be read); with
-    /// `onlyTasks`, only its tasks (`file.tasks`), their children still whole.
-    func listItems(of path: String, onlyTasks: Bool = false) -> [DataviewValue] {
+    /// `onlyTasks`, only its tasks (`file.tasks`) that pass `taskFilter`, their children still whole.
+    func listItems(of path: String, onlyTasks: Bool = false, taskFilter: DataviewTaskFilter = DataviewTaskFilter()) -> [DataviewValue] {
         guard let vaultPath, case .success(let bytes) = FileReader.read(DiskPath(vaultPath + "/" + path), maxBytes: Self.maximumNoteBytes) else {
             return []
         }
@@ -405,7 +410,11 @@ final class DataviewPages: @unchecked Sendable {
             objects[item.line] = result
             return result
         }
-        return items.compactMap { item in !onlyTasks || item.status != nil ? .object(object(item)) : nil }
+        return items.compactMap { item in
+            guard onlyTasks else { return .object(object(item)) }
+            guard let status = item.status, taskFilter.isEmpty || taskFilter.matches(status: status) else { return nil }
+            return .object(object(item))
+        }
     }
 
     private func fullyCompleted(_ item: ListItem, _ byLine: [Int: ListItem]) -> Bool {

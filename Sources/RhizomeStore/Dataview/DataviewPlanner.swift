@@ -17,6 +17,8 @@ public struct DataviewPlan: Sendable {
     public var evaluatedInSwift: [String]
     /// How many leading data commands SQL answered completely (their Swift evaluation is skipped).
     var commandsAnswered: Int
+    /// For a `TASK` query: the status its leading `WHERE` requires (only such tasks become rows).
+    var taskFilter = DataviewTaskFilter()
 }
 
 struct DataviewPlanner {
@@ -38,6 +40,17 @@ struct DataviewPlanner {
             pushed.append("FROM \(describe(source)) → SQL")
         } else {
             pushed.append("FROM (every note) → SQL")
+        }
+        var taskFilter = DataviewTaskFilter()
+        if case .task = query.kind {
+            // Only notes holding a task (that can pass the leading WHERE) are read for their tasks.
+            taskFilter = DataviewTaskFilter(query: query)
+            let (condition, values) = taskFilter.sql
+            conditions.append("EXISTS (SELECT 1 FROM task t WHERE \(FileRows.of("f.id", in: "t")) AND \(condition))")
+            bindings += values
+            pushed.append(taskFilter.isEmpty
+                ? "TASK → notes holding a task (task index)"
+                : "TASK WHERE \(taskFilter.description) → notes holding such a task (task index); only such tasks become rows")
         }
         var order = "f.path"
         var limit: Int? = nil
@@ -89,11 +102,12 @@ struct DataviewPlanner {
         } else if case .list(let expression?, _) = query.kind {
             inSwift.append("list value: " + Self.describe(expression))
         } else if case .task = query.kind {
-            inSwift.append("tasks read from the matching notes' files")
+            inSwift.append("tasks read from the candidate notes' files")
         }
         var sql = "SELECT f.id FROM file f WHERE " + conditions.joined(separator: " AND ") + " ORDER BY " + order
         if let limit { sql += " LIMIT \(limit)" }
-        return DataviewPlan(sql: sql, bindings: bindings, pushedDown: pushed, evaluatedInSwift: inSwift, commandsAnswered: answered)
+        return DataviewPlan(
+            sql: sql, bindings: bindings, pushedDown: pushed, evaluatedInSwift: inSwift, commandsAnswered: answered, taskFilter: taskFilter)
     }
 
     // MARK: Sources

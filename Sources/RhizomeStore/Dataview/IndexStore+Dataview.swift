@@ -49,11 +49,13 @@ extension IndexStore {
         if case .task = query.kind { isTask = true } else { isTask = false }
         if isTask {
             var needs = DataviewNeeds(query: query)
+            // Tasks its leading WHERE rejects never become rows, unless the query reads a page's tasks itself.
+            let taskFilter = needs.wants("tasks") || needs.wants("lists") ? DataviewTaskFilter() : plan.taskFilter
             needs.fields = true
             needs.fieldNames = nil  // a task row carries its page's fields
             // Its tasks; `file.lists` only if the query names it (building every item's object doubled the time).
             needs.fileMembers?.insert("tasks")
-            rows = try pages.pages(ids: candidates, needs: needs).flatMap { page -> [DataviewRun.Row] in
+            rows = try pages.pages(ids: candidates, needs: needs, taskFilter: taskFilter).flatMap { page -> [DataviewRun.Row] in
                 try deadline?.check()
                 guard case .object(let file)? = page["file"], case .list(let tasks)? = file["tasks"] else { return [] }
                 return tasks.compactMap { task in
