@@ -97,10 +97,20 @@ public struct RelinkPlanner: Sendable {
         oldPaths = filePaths
         newPaths = filePaths.map { moves[$0] ?? $0 }
         self.moves = moves
-        oldResolver = LinkResolver(files: oldPaths.enumerated().map { (path: $0.element, id: $0.offset) })
-        newResolver = LinkResolver(files: newPaths.enumerated().map { (path: $0.element, id: $0.offset) })
+        // The two resolvers at once on a large vault (each is ~30 ms at 10,000 files).
+        let resolvers = Self.resolvers(for: [oldPaths, newPaths], concurrently: filePaths.count >= 2_000)
+        oldResolver = resolvers[0]
+        newResolver = resolvers[1]
         writer = LinkPathWriter(resolver: newResolver, format: format)
         affected = Set(moves.flatMap { [LinkResolver<Int>.resolveKey(ofFilePath: $0.key), LinkResolver<Int>.resolveKey(ofFilePath: $0.value)] })
+    }
+
+    private static func resolvers(for pathLists: [[String]], concurrently: Bool) -> [LinkResolver<Int>] {
+        let build: @Sendable ([String]) -> LinkResolver<Int> = { paths in LinkResolver(files: paths.enumerated().map { (path: $0.element, id: $0.offset) }) }
+        guard concurrently else { return pathLists.map(build) }
+        let built = ResolverSlots(count: pathLists.count)
+        DispatchQueue.concurrentPerform(iterations: pathLists.count) { built.set($0, build(pathLists[$0])) }
+        return built.resolvers
     }
 
     /// The resolve keys a link must have to be affected: those of the moved files' old and new paths.
@@ -250,6 +260,26 @@ public struct RelinkPlanner: Sendable {
 
     static func parse(_ bytes: [UInt8], path: String, kind: VaultFileKind) -> ParsedNote {
         kind == .canvas ? CanvasParser.parse(bytes, path: path) : NoteParser.parse(bytes, path: path, includeBodyText: false)
+    }
+}
+
+/// Resolvers built on several threads, one slot each.
+private final class ResolverSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [LinkResolver<Int>?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ slot: Int, _ resolver: LinkResolver<Int>) {
+        lock.lock()
+        defer { lock.unlock() }
+        slots[slot] = resolver
+    }
+
+    var resolvers: [LinkResolver<Int>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0! }
     }
 }
 
