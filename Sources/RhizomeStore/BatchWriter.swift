@@ -41,7 +41,7 @@ final class BatchWriter {
         insertTag = try FileRowInserters(connection, table: "tag", columns: ["id", "file_id", "name", "name_key", "from_frontmatter", "line", "col"])
         insertHeading = try FileRowInserters(connection, table: "heading", columns: ["id", "file_id", "level", "text", "line"])
         insertBlock = try FileRowInserters(connection, table: "block", columns: ["id", "file_id", "block_id", "line"])
-        insertTask = try FileRowInserters(connection, table: "task", columns: ["id", "file_id", "status", "text", "line"])
+        insertTask = try FileRowInserters(connection, table: "task", columns: ["id", "file_id", "status", "text", "line", "parent_line", "continued_text"])
         insertAlias = try FileRowInserters(connection, table: "alias", columns: ["id", "file_id", "alias"])
         insertProperty = try FileRowInserters(connection, table: "property", columns: ["id", "file_id", "key", "type", "value_json", "line", "col"])
         insertInlineField = try FileRowInserters(
@@ -138,6 +138,8 @@ final class BatchWriter {
             statement.add(note.tasks[ordinal].status)
             statement.add(note.tasks[ordinal].text)
             statement.add(note.tasks[ordinal].line)
+            statement.add(note.tasks[ordinal].parentTaskLine)
+            statement.add(note.tasks[ordinal].continuedText)
             try statement.endRow()
         }
         for ordinal in note.inlineFields.indices {

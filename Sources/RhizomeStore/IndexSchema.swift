@@ -5,9 +5,9 @@
 /// a migration that changes what is extracted bumps `parserVersion` so the next run re-reads every file.
 enum IndexSchema {
     /// The schema version this build writes (`PRAGMA user_version`).
-    static let version = 6
+    static let version = 7
     /// Bump when parsing or resolution changes what is stored for unchanged files: forces a full re-read.
-    static let parserVersion = "7"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions; 4: Dataview inline fields; 5: `%%` comment sections, Obsidian's tag characters; 6: resolve keys of `.MD` files; 7: `file.dataview_tags`
+    static let parserVersion = "8"  // 2: CJK characters as single tokens; 3: exact canvas and property link positions; 4: Dataview inline fields; 5: `%%` comment sections, Obsidian's tag characters; 6: resolve keys of `.MD` files; 7: `file.dataview_tags`; 8: tasks' parent task and continued text
 
     /// Secondary indexes, kept apart from the migrations so that a first (bulk) index can build them once
     /// at the end. `IndexStore` makes sure they exist on every open.
@@ -331,6 +331,14 @@ enum IndexSchema {
         // that parser version 7 asks for.
         """
         ALTER TABLE file ADD COLUMN dataview_tags TEXT;
+        """,
+        // 7: what a Dataview `TASK` result shows of a task, so that the simplest queries are answered from the
+        // index (`DataviewTaskRows`): the line of its parent task (NULL at the top or under a plain item),
+        // and its text with continuation lines (NULL when it has none: `text` is all of it). Filled by the
+        // re-read that parser version 8 asks for.
+        """
+        ALTER TABLE task ADD COLUMN parent_line INTEGER;
+        ALTER TABLE task ADD COLUMN continued_text TEXT;
         """,
     ]
 

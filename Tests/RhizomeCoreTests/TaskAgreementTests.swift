@@ -1,6 +1,6 @@
-/// The tasks the index stores (`NoteParser`) are exactly the tasks `ListItemParser` finds, line for line
-/// and status for status: a Dataview `TASK` query reads only the notes the index says hold a task, so a
-/// task one of them sees and the other does not would vanish from its answer.
+/// The tasks the index stores (`NoteParser`) are exactly the tasks `ListItemParser` finds, line for line,
+/// status for status, with the same text and the same parent task: a Dataview `TASK` query reads only the
+/// notes the index says hold a task, and answers the simplest ones from the index alone.
 import Foundation
 import Testing
 import RhizomeCore
@@ -12,16 +12,20 @@ import RhizomeTestSupport
 
     @Test func `generated notes with tasks in every kind of block have the same tasks in both parsers`() {
         var random = SeededGenerator(state: 0x7A5C_0001)
-        var withTasks = 0
+        var withTasks = 0, continued = 0, nested = 0
         for number in 0..<Self.notes {
-            let text = Self.note(&random)
+            let text = TaskNotes.note(&random)
             let disagreement = Self.disagreement(Array(text.utf8))
             #expect(disagreement == nil, "note \(number): \(disagreement ?? "")\n\(text)")
             if disagreement != nil { return }
-            if !NoteParser.parse(Array(text.utf8), path: "Note.md").tasks.isEmpty { withTasks += 1 }
+            let tasks = NoteParser.parse(Array(text.utf8), path: "Note.md").tasks
+            if !tasks.isEmpty { withTasks += 1 }
+            continued += tasks.filter { $0.continuedText != nil }.count
+            nested += tasks.filter { $0.parentTaskLine != nil }.count
         }
-        // The generator must reach both cases for the test to mean anything.
+        // The generator must reach every case for the test to mean anything.
         #expect(withTasks > Self.notes / 4 && withTasks < Self.notes)
+        #expect(continued > Self.notes / 10 && nested > Self.notes / 10, "\(continued) continued, \(nested) nested tasks")
     }
 
     @Test(.enabled(if: Fixtures.corpus("obsidian-hub") != nil, "../shared/corpora is absent (only CI and developers have it)"))
@@ -50,6 +54,9 @@ import RhizomeTestSupport
             "- [ ]no space is no task\n- [] empty brackets\n-  [ ] two spaces\n\t- [/] tab",
             "<!-- - [ ] html comment -->\n- [ ] real",
             "    - [ ] indented code\n\n- [ ] real",
+            "- [ ] a\n  continued\n\n  after blank\n  - [x] child\n    lazy\n- [ ] b",
+            "- plain\n  - [ ] under plain\n    - [ ] under task\n  text of plain? no, of the task",
+            "> - [ ] quoted\n> more\nlazy out of the quote",
         ]
         for shape in shapes {
             let disagreement = Self.disagreement(Array(shape.utf8))
@@ -61,35 +68,14 @@ import RhizomeTestSupport
 
     /// Where the parsers differ, or nil.
     static func disagreement(_ bytes: [UInt8]) -> String? {
-        let indexed = NoteParser.parse(bytes, path: "Note.md").tasks.map { "\($0.line) [\($0.status)]" }
-        let listed = ListItemParser.parse(bytes, path: "Note.md").compactMap { item in item.status.map { "\(item.line) [\($0)]" } }
-        return indexed == listed ? nil : "index: \(indexed), list items: \(listed)"
-    }
-
-    /// A note of random blocks: lists of tasks and items at several depths, in quotes and callouts,
-    /// fenced code, comment sections, headings, paragraphs, frontmatter.
-    static func note(_ random: inout SeededGenerator) -> String {
-        var lines: [String] = []
-        if Bool.random(using: &random) { lines += ["---", "status: \(["open", "- [ ] not a task", "[x]"].randomElement(using: &random)!)", "---"] }
-        for _ in 0..<Int.random(in: 1...8, using: &random) {
-            let quote = ["", "", "> ", "> [!note] Title\n> "].randomElement(using: &random)!
-            switch Int.random(in: 0..<7, using: &random) {
-            case 0: lines.append("## Heading")
-            case 1: lines += ["```", "- [ ] code", "```"]
-            case 2: lines += ["%%", "- [ ] commented", "%%"]
-            case 3: lines.append("Paragraph with %% inline %% comment and [[link]].")
-            default:
-                if quote.contains("\n") { lines.append(String(quote.prefix { $0 != "\n" })) }  // the callout's title line
-                for _ in 0..<Int.random(in: 1...5, using: &random) {
-                    let indent = ["", "", "  ", "    ", "\t", "   "].randomElement(using: &random)!
-                    let marker = ["- ", "* ", "+ ", "1. ", "2) "].randomElement(using: &random)!
-                    let box = ["[ ] ", "[x] ", "[X] ", "[-] ", "[>] ", "", "[ ]", "[] "].randomElement(using: &random)!
-                    let tail = ["task", "task [due:: 2024-01-01]", "task %% start", "end %%", "task ^block", "`- [ ] code`"].randomElement(using: &random)!
-                    lines.append(quote.components(separatedBy: "\n").last! + indent + marker + box + tail)
-                }
-            }
-            if Bool.random(using: &random) { lines.append("") }
+        let indexed = NoteParser.parse(bytes, path: "Note.md").tasks.map {
+            "\($0.line) [\($0.status)] under \($0.parentTaskLine ?? 0): \($0.continuedText ?? $0.text)"
         }
-        return lines.joined(separator: Bool.random(using: &random) ? "\n" : "\r\n")
+        let items = ListItemParser.parse(bytes, path: "Note.md")
+        let taskLines = Set(items.filter(\.isTask).map(\.line))
+        let listed = items.compactMap { item in
+            item.status.map { "\(item.line) [\($0)] under \(item.parentLine.flatMap { taskLines.contains($0) ? $0 : nil } ?? 0): \(item.text)" }
+        }
+        return indexed == listed ? nil : "index: \(indexed), list items: \(listed)"
     }
 }

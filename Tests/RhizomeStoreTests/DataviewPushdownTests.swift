@@ -81,7 +81,10 @@ import RhizomeTestSupport
         let vault = try DataviewVault()
         let notes = try vault.run("LIST").rows.count
         let every = try vault.run("TASK")
-        #expect(every.plan.pushedDown == ["FROM (every note) → SQL", "TASK → notes holding a task (task index)"])
+        #expect(every.plan.pushedDown == [
+            "FROM (every note) → SQL", "TASK → notes holding a task (task index)",
+            "every condition tests the status: tasks read from the index's task rows (no note is read)",
+        ])
         #expect(every.candidatePages < notes / 2, "\(every.candidatePages) of \(notes) notes read")
         #expect(Set(every.tasks.map(\.path)).count == every.candidatePages)  // each note read gave a task
         let open = try vault.run("TASK WHERE !completed")

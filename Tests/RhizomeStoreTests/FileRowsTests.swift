@@ -163,15 +163,17 @@ import RhizomeTestSupport
         try vault.write("A.md", "[[B]] [[Missing]]\n")
         try vault.write("B.md", "[[A]]\n")
         try vault.index()
-        // Back to what schema 4 left: its index by (target, key) instead of the two, no `dataview_tags` (6).
+        let before = try vault.store().canonicalDump()
+        // Back to what schema 4 left: its index by (target, key) instead of the two, no `dataview_tags` (6),
+        // no task parents and continued text (7).
         let old = try SQLiteConnection(path: vault.databasePath)
         try old.execute("""
             DROP INDEX link_target; DROP INDEX link_unresolved_key;
             CREATE INDEX link_target_key ON link(target_id, link_key);
             DROP INDEX file_dataview_tags; ALTER TABLE file DROP COLUMN dataview_tags;
+            ALTER TABLE task DROP COLUMN parent_line; ALTER TABLE task DROP COLUMN continued_text;
             PRAGMA user_version = 4;
             """)
-        let before = try vault.store().canonicalDump()
         let report = try vault.index()
         #expect(report.added == 0 && report.modified == 0 && report.removed == 0)
         let names = try SQLiteConnection(path: vault.databasePath, mode: .readOnly).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'link' ORDER BY name")
@@ -179,6 +181,26 @@ import RhizomeTestSupport
         while try names.step() { indexes.append(names.text(0)) }
         #expect(indexes == ["link_property", "link_reference", "link_target", "link_unresolved_key"])
         #expect(try vault.store().canonicalDump() == before)
+    }
+
+    @Test func `an index written with schema 6 gains its tasks' parents and continued text on the next run`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Plan.md", "- [ ] ship\n  with notes\n  - [x] tests\n- [ ] later\n")
+        try vault.index()
+        let current = try vault.store().canonicalDump()
+        let old = try SQLiteConnection(path: vault.databasePath)
+        try old.execute("""
+            ALTER TABLE task DROP COLUMN parent_line; ALTER TABLE task DROP COLUMN continued_text;
+            UPDATE meta SET value = '7' WHERE key = 'parser_version';
+            PRAGMA user_version = 6;
+            """)
+        let report = try vault.index()
+        #expect(report.modified == 1, "parser version 8 re-reads every file")
+        #expect(try vault.store().canonicalDump() == current)
+        let task = try SQLiteConnection(path: vault.databasePath, mode: .readOnly)
+            .prepare("SELECT line, coalesce(parent_line, 0), coalesce(continued_text, '') FROM task ORDER BY id")
+            .rows { "\($0.int(0)) \($0.int(1)) \($0.text(2))" }
+        #expect(task == ["1 0 ship\nwith notes", "3 1 ", "4 0 "])
     }
 }
 

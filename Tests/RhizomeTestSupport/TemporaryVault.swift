@@ -126,7 +126,7 @@ extension IndexStore {
             "SELECT 'tag', path, tag, source, line, \"column\" FROM tags",
             "SELECT 'heading', path, level, text, line FROM headings",
             "SELECT 'block', path, block_id, line FROM blocks",
-            "SELECT 'task', path, status, text, line FROM tasks",
+            "SELECT 'task', f.path, k.status, k.text, k.line, coalesce(k.parent_line, 0), coalesce(k.continued_text, '') FROM task k JOIN file f ON f.id = k.file_id",
             "SELECT 'alias', path, alias FROM aliases",
             "SELECT 'property', path, key, type, value, line, \"column\" FROM properties",
             "SELECT 'inline_field', path, key, field_key, value, syntax, line, \"column\" FROM inline_fields",

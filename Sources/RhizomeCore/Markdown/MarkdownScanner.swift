@@ -114,6 +114,10 @@ private struct Scanner {
     /// The lines that belong to list items, when asked for (`ListItemParser`).
     var recordsListLines = false
     var listLines: [ListLineRecord] = []
+    /// The list item started last (its line, how many lines it spans so far, whether a task), and the
+    /// lines of the tasks so far: what `listLine` needs for the tasks' parents and continuation lines.
+    var lastItem: (line: Int, lineCount: Int, isTask: Bool)? = nil
+    var taskLines: Set<Int> = []
     /// Inline code spans and HTML comments of the current line, in order, while a line that may hold
     /// inline fields is scanned.
     var hiddenRanges: [(start: Int, end: Int)] = []
@@ -151,7 +155,7 @@ private struct Scanner {
 
             if let open = fence {
                 if isClosingFence(start, contentEnd, open) { fence = nil }
-                if recordsListLines, let owner = fenceOwner { recordListLine(start, contentEnd, line: line, owner: owner) }
+                if let owner = fenceOwner { listLine(start, contentEnd, line: line, owner: owner) }
                 previousLineWasParagraph = false
             } else if inCommentSection || (!inHTMLComment && opensCommentSection(start, contentEnd)) {
                 // Opened here or on a line before; the first `%%` of a later line closes it.
@@ -169,7 +173,7 @@ private struct Scanner {
                 if tracksLists {
                     let prefix = linePrefix(start, contentEnd)
                     fenceOwner = lists.openFence(ListLineShape(quoteDepth: prefix.quoteDepth, indent: prefix.indent, isBlank: false))
-                    if recordsListLines, let owner = fenceOwner { recordListLine(start, contentEnd, line: line, owner: owner) }
+                    if let owner = fenceOwner { listLine(start, contentEnd, line: line, owner: owner) }
                 }
                 previousLineWasParagraph = false
             } else {
@@ -254,9 +258,9 @@ private struct Scanner {
         } else {
             scanInline(start, end, line: line)
         }
-        if recordsListLines, let owner {
+        if let owner {
             let status = shape.isTask ? content.tasks.last?.status : nil
-            recordListLine(start, end, line: line, owner: owner, textStart: textStart, symbolEnd: symbolEnd, status: status)
+            listLine(start, end, line: line, owner: owner, textStart: textStart, symbolEnd: symbolEnd, status: status)
         }
         return isParagraph
     }
@@ -306,6 +310,30 @@ private struct Scanner {
             }
         }
         return count >= 3
+    }
+
+    /// A line that belongs to a list item: kept for `ListItemParser` when it asks, and read for the task
+    /// it starts or continues (`TaskItem.parentTaskLine`, `TaskItem.continuedText`), as `ListItemParser`
+    /// assembles items: only the item started last grows, a gap of blank lines becomes empty lines.
+    mutating func listLine(
+        _ start: Int, _ end: Int, line: Int, owner: ListLineOwner, textStart: Int? = nil, symbolEnd: Int? = nil, status: String? = nil
+    ) {
+        if recordsListLines { recordListLine(start, end, line: line, owner: owner, textStart: textStart, symbolEnd: symbolEnd, status: status) }
+        if owner.startsItem {
+            lastItem = (line, 1, owner.isTask)
+            if owner.isTask, let parent = owner.parentLine, let task = content.tasks.indices.last, content.tasks[task].line == line,
+               taskLines.contains(parent) {
+                content.tasks[task].parentTaskLine = parent
+            }
+            if owner.isTask { taskLines.insert(line) }
+        } else if let item = lastItem, item.isTask, item.line == owner.itemLine, let task = content.tasks.indices.last,
+                  content.tasks[task].line == item.line {
+            let from = textStart ?? linePrefix(start, end).textStart
+            let gap = line - (item.line + item.lineCount)
+            let continued = content.tasks[task].continuedText ?? content.tasks[task].text
+            content.tasks[task].continuedText = continued + String(repeating: "\n", count: gap + 1) + text(from, trimTrailingSpaces(from, end))
+            lastItem = (item.line, line - item.line + 1, true)
+        }
     }
 
     /// Keeps a line of a list item for `ListItemParser`.

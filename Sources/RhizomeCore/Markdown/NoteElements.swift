@@ -93,13 +93,21 @@ public struct BlockID: Sendable, Hashable, Codable {
 /// A list item starting with `[c]`: space is open, `x`/`X` done, anything else a custom status.
 public struct TaskItem: Sendable, Hashable, Codable {
     public var status: String
+    /// The text of the task's first line, after the checkbox.
     public var text: String
     public var line: Int
+    /// The line of the list item the task is nested in, when that item is a task too (what a Dataview
+    /// `TASK` result indents it under).
+    public var parentTaskLine: Int?
+    /// The text with its continuation lines (`ListItem.text`, what Dataview shows), when it has any.
+    public var continuedText: String?
 
-    public init(status: String, text: String, line: Int) {
+    public init(status: String, text: String, line: Int, parentTaskLine: Int? = nil, continuedText: String? = nil) {
         self.status = status
         self.text = text
         self.line = line
+        self.parentTaskLine = parentTaskLine
+        self.continuedText = continuedText
     }
 
     public var isDone: Bool { status == "x" || status == "X" }

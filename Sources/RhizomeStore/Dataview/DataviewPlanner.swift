@@ -19,6 +19,9 @@ public struct DataviewPlan: Sendable {
     var commandsAnswered: Int
     /// For a `TASK` query: the status its leading `WHERE` requires (only such tasks become rows).
     var taskFilter = DataviewTaskFilter()
+    /// For a `TASK` query its task rows answer (`IndexStore.indexedTasks`): the statement reading them,
+    /// note by note in path order (`CROSS JOIN` keeps SQLite from scanning every task against every note).
+    var taskRows: (sql: String, bindings: [SQLiteValue])? = nil
 }
 
 struct DataviewPlanner {
@@ -42,10 +45,18 @@ struct DataviewPlanner {
             pushed.append("FROM (every note) → SQL")
         }
         var taskFilter = DataviewTaskFilter()
+        var taskRows: (sql: String, bindings: [SQLiteValue])? = nil
         if case .task = query.kind {
             // Only notes holding a task (that can pass the leading WHERE) are read for their tasks.
             taskFilter = DataviewTaskFilter(query: query)
             let (condition, values) = taskFilter.sql
+            if IndexStore.taskRowLimit(of: query, filter: taskFilter) != nil {
+                taskRows = ("""
+                    SELECT f.path, t.line, t.status, coalesce(t.continued_text, t.text), t.parent_line
+                    FROM file f CROSS JOIN task t ON \(FileRows.of("f.id", in: "t"))
+                    WHERE \(conditions.joined(separator: " AND ")) AND \(condition) ORDER BY f.path, t.id
+                    """, bindings + values)
+            }
             conditions.append("EXISTS (SELECT 1 FROM task t WHERE \(FileRows.of("f.id", in: "t")) AND \(condition))")
             bindings += values
             pushed.append(taskFilter.isEmpty
@@ -102,12 +113,19 @@ struct DataviewPlanner {
         } else if case .list(let expression?, _) = query.kind {
             inSwift.append("list value: " + Self.describe(expression))
         } else if case .task = query.kind {
-            inSwift.append("tasks read from the candidate notes' files")
+            if taskRows != nil {
+                // `IndexStore.indexedTasks`: nothing is left for Swift but indenting the tasks.
+                inSwift = []
+                pushed.append("every condition tests the status: tasks read from the index's task rows (no note is read)")
+            } else {
+                inSwift.append("tasks read from the candidate notes' files")
+            }
         }
         var sql = "SELECT f.id FROM file f WHERE " + conditions.joined(separator: " AND ") + " ORDER BY " + order
         if let limit { sql += " LIMIT \(limit)" }
         return DataviewPlan(
-            sql: sql, bindings: bindings, pushedDown: pushed, evaluatedInSwift: inSwift, commandsAnswered: answered, taskFilter: taskFilter)
+            sql: sql, bindings: bindings, pushedDown: pushed, evaluatedInSwift: inSwift, commandsAnswered: answered, taskFilter: taskFilter,
+            taskRows: taskRows)
     }
 
     // MARK: Sources
