@@ -11,6 +11,7 @@
 ///     swift run -c release rhizome-benchmark --update 10000 [--repeat 3] [--phases] [--no-full-text]   # re-index of 1,000 changed notes
 ///     swift build -c release && swift run -c release rhizome-benchmark --mcp 10000   # MCP call latency during a slow query
 ///     swift run -c release rhizome-benchmark --property-links 100000 [--repeat 3]   # one property value with 100k links
+///     swift run -c release rhizome-benchmark --retrieval Benchmarks/retrieval-questions.json --vault ../shared/corpora/obsidian-help-en [--latency 10000] [--misses]
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -88,6 +89,17 @@ if let size = value(of: "--mcp").flatMap(Int.init) {
 if let count = value(of: "--property-links").flatMap(Int.init) {
     runMode("property links benchmark") {
         try PropertyLinksBenchmark(linkCount: count, workRoot: workRoot, rounds: value(of: "--repeat").flatMap(Int.init) ?? 3).run()
+    }
+}
+
+// `--retrieval QUESTIONS --vault PATH`: recall@5, recall@20 and MRR of explore's note choice.
+if let questions = value(of: "--retrieval") {
+    runMode("retrieval benchmark") {
+        guard let vault = value(of: "--vault") else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "--retrieval needs --vault PATH"]) }
+        try RetrievalBenchmark(
+            questionsPath: questions, vaultPath: vault, workRoot: workRoot, latencyNotes: value(of: "--latency").flatMap(Int.init),
+            showsMisses: arguments.contains("--misses")
+        ).run()
     }
 }
 
