@@ -133,11 +133,32 @@ extension IndexStore {
                     if characters.count == 1 { add(FullTextSegmenter.term(run.text)) }
                     for index in characters.indices.dropLast() { add(FullTextSegmenter.term(String(characters[index...index + 1]))) }
                 } else if run.text.count >= 3 && !stopWords.contains(run.text) {
-                    add(FullTextSegmenter.term(run.text))
+                    for term in englishTerms(run.text) { add(term) }
                 }
             }
         }
         return terms
+    }
+
+    /// A word as FTS5 terms that also match its other forms: its stem as a prefix (`syncing` → `sync*`,
+    /// matching `sync`, `synced`, `synchronize`), or for a stem too short to be a safe prefix the word and
+    /// its plural (`tag` → `tag`, `tags`). Words of other scripts stay as they are.
+    static func englishTerms(_ word: String) -> [String] {
+        guard word.unicodeScalars.allSatisfy({ $0.isASCII }) else { return [FullTextSegmenter.term(word)] }
+        let stem = lightStem(word)
+        return (stem == word ? [word] : [word, stem]).map(FullTextSegmenter.term)
+    }
+
+    /// The word without an inflection ending (`folders` → `folder`, `copies` → `copi`, `exported` →
+    /// `export`), when at least three letters remain.
+    static func lightStem(_ word: String) -> String {
+        for (suffix, replacement) in [("ies", "i"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")] where word.hasSuffix(suffix) {
+            if suffix == "s" && word.hasSuffix("ss") { return word }
+            if suffix == "es" && !["s", "x", "ch", "sh"].contains(where: { word.dropLast(2).hasSuffix($0) }) { continue }
+            let stem = String(word.dropLast(suffix.count)) + replacement
+            return stem.count >= 3 ? stem : word
+        }
+        return word
     }
 
     private static let stopWords: Set<String> = [
