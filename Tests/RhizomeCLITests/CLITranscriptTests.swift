@@ -33,7 +33,7 @@ import RhizomeTestSupport
         let result = cli.run(["backlinks", "Rhizome", "--vault", vault.path, "--json"])
         #expect(result.status == 0)
         let keys = result.output.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
-        #expect(keys == ["command", "data", "vault", "version"])
+        #expect(keys == ["command", "data", "total", "truncated", "vault", "version"])
         let links = try #require(result.json["data"] as? [[String: Any]])
         #expect(!links.isEmpty)
         #expect(links.allSatisfy { $0["target"] as? String == "Projects/Rhizome/Rhizome.md" })

@@ -3,7 +3,8 @@ import Testing
 import RhizomeCLI
 import RhizomeTestSupport
 
-/// The shaping options of list commands (`orphans`, `deadends`): narrowed by folder, tag and type, paged
+/// The shaping options of list commands (`orphans`, `deadends`, `unresolved`, `backlinks`, `links`): narrowed
+/// by folder, tag and type (a link by its source; a note's own links by what they reach), paged
 /// with --offset and --limit, said to be cut, and printed as text, JSON, JSON lines, CSV, TSV or bare paths.
 @Suite struct ListShapingTests {
     func vault() throws -> TemporaryVault {
@@ -46,5 +47,40 @@ import RhizomeTestSupport
         #expect(json["truncated"] as? Bool == true)
         #expect(json["data"] as? [String] == ["Archive/Deep/Older, really.md"])
         #expect(cli.run(["deadends", "--limit", "0", "--vault", vault.path]).status == 2)
+    }
+
+    /// Links from two folders to a hub, and unresolved links from both.
+    func linkVault() throws -> TemporaryVault {
+        let vault = try TemporaryVault()
+        try vault.write("Hub.md", "# Hub\n[[Projects/A]] [[Inbox/Note 1]] [[Nowhere]]\n")
+        try vault.write("Projects/A.md", "---\ntype: project\n---\n[[Hub]] [[Missing, one]]\n")
+        try vault.write("Projects/B.md", "[[Hub]]\n")
+        for index in 1...3 { try vault.write("Inbox/Note \(index).md", "[[Hub]] and [[Missing, one]]\n") }
+        return vault
+    }
+
+    @Test func `unresolved, backlinks and links take the same shaping, filtered by the note each link belongs to`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try linkVault()
+        // unresolved: by source; the exit status follows what is left.
+        let projects = cli.run(["unresolved", "--folder", "Projects", "--vault", vault.path])
+        #expect(projects.output == "1 unresolved link to 1 missing file\n  Missing, one  ×1\n      Projects/A.md:4:9\n", "\(projects.output)")
+        #expect(projects.status == 1)
+        #expect(cli.run(["unresolved", "--folder", "Archive", "--vault", vault.path]).status == 0)
+        let cut = cli.run(["unresolved", "--limit", "2", "--vault", vault.path])
+        #expect(cut.output.hasPrefix("5 unresolved links\n") && cut.output.hasSuffix("showing 2 of 5; --limit and --offset to see more\n"), "\(cut.output)")
+        #expect(cli.run(["unresolved", "--type", "project", "--format", "csv", "--vault", vault.path]).output
+            == "source,line,column,kind,linkPath,subpath,display,target\nProjects/A.md,4,9,wikilink,\"Missing, one\",,,\n")
+        // backlinks: by source.
+        let backlinks = cli.run(["backlinks", "Hub", "--folder", "Inbox", "--offset", "1", "--limit", "1", "--json", "--vault", vault.path]).json
+        #expect(backlinks["total"] as? Int == 3)
+        #expect(backlinks["truncated"] as? Bool == true)
+        #expect((backlinks["data"] as? [[String: Any]])?.map { $0["source"] as? String } == ["Inbox/Note 2.md"])
+        #expect(cli.run(["backlinks", "Hub", "--format", "paths", "--folder", "Projects", "--vault", vault.path]).output == "Projects/A.md\nProjects/B.md\n")
+        // links NOTE: by what each link reaches; links --all: by source.
+        #expect(cli.run(["links", "Hub", "--folder", "Inbox", "--format", "paths", "--vault", vault.path]).output == "Inbox/Note 1.md\n")
+        let all = cli.run(["links", "--all", "--folder", "Inbox", "--format", "jsonl", "--vault", vault.path]).output
+        #expect(all.split(separator: "\n").count == 6, "\(all)")
     }
 }

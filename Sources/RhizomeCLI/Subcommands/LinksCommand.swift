@@ -16,6 +16,8 @@ struct LinksCommand: RhizomeSubcommand {
     @Flag(name: .long, help: "Every link occurrence in the vault.")
     var all = false
 
+    @OptionGroup var shaping: ListShaping
+
     func validate() throws {
         if all == (note != nil) { throw ValidationError("give either a NOTE or --all") }
     }
@@ -23,10 +25,8 @@ struct LinksCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         if all {
-            let links = try session.store.allLinks()
-            if global.json {
-                printJSON(links, vault: session.vaultPath, context: context)
-            } else {
+            let (links, total) = try shaping.shape(try session.store.allLinks(), path: \.source, store: session.store)
+            shaping.print(links, total: total, columns: LinkListing.columns, path: \.source, command: self, session: session, context: context) {
                 for link in links {
                     context.print("\(link.source):\(link.line):\(link.column)  \(link.kind)  \(link.linkPath)\(link.subpath.map { "#" + $0 } ?? "")  → \(link.target ?? "(unresolved)")")
                 }
@@ -34,13 +34,13 @@ struct LinksCommand: RhizomeSubcommand {
             return .success
         }
         let file = try session.note(note!)
-        let links = try session.store.outgoingLinks(of: file.id)
-        if global.json {
-            printJSON(links, vault: session.vaultPath, context: context)
-            return .success
+        // A note's links are narrowed and listed by what they reach (`--folder Projects`: its links into Projects/).
+        let reached = { (link: LinkRecord) in link.target ?? link.linkPath }
+        let (links, total) = try shaping.shape(try session.store.outgoingLinks(of: file.id), path: reached, store: session.store)
+        shaping.print(links, total: total, columns: LinkListing.columns, path: reached, command: self, session: session, context: context) {
+            context.print("Links from \(file.path) (\(total))")
+            LinkListing.printGrouped(links, by: { $0.target ?? "unresolved: " + $0.linkPath }, context: context)
         }
-        context.print("Links from \(file.path) (\(links.count))")
-        LinkListing.printGrouped(links, by: { $0.target ?? "unresolved: " + $0.linkPath }, context: context)
         return .success
     }
 }
@@ -54,17 +54,17 @@ struct BacklinksCommand: RhizomeSubcommand {
     @Argument(help: "The note (as in a wikilink).", completion: NoteCompletion.kind)
     var note: String
 
+    @OptionGroup var shaping: ListShaping
+
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         let file = try session.note(note)
-        let links = try session.store.backlinks(of: file.id)
-        if global.json {
-            printJSON(links, vault: session.vaultPath, context: context)
-            return .success
+        let (links, total) = try shaping.shape(try session.store.backlinks(of: file.id), path: \.source, store: session.store)
+        shaping.print(links, total: total, columns: LinkListing.columns, path: \.source, command: self, session: session, context: context) {
+            let sources = Set(links.map(\.source)).count
+            context.print("Backlinks to \(file.path): \(total)" + (links.count < total ? "" : " from \(sources) file\(sources == 1 ? "" : "s")"))
+            LinkListing.printGrouped(links, by: { $0.source }, context: context)
         }
-        let sources = Set(links.map(\.source)).count
-        context.print("Backlinks to \(file.path): \(links.count) from \(sources) file\(sources == 1 ? "" : "s")")
-        LinkListing.printGrouped(links, by: { $0.source }, context: context)
         return .success
     }
 }
@@ -77,12 +77,12 @@ struct UnresolvedCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var shaping: ListShaping
+
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
-        let links = try session.store.unresolvedLinks()
-        if global.json {
-            printJSON(links, vault: session.vaultPath, context: context)
-        } else {
+        let (links, total) = try shaping.shape(try session.store.unresolvedLinks(), path: \.source, store: session.store)
+        shaping.print(links, total: total, columns: LinkListing.columns, path: \.source, command: self, session: session, context: context) {
             var order: [String] = []
             var groups: [String: [LinkRecord]] = [:]
             for link in links {
@@ -90,13 +90,14 @@ struct UnresolvedCommand: RhizomeSubcommand {
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(link)
             }
-            context.print("\(links.count) unresolved link\(links.count == 1 ? "" : "s") to \(order.count) missing file\(order.count == 1 ? "" : "s")")
+            context.print("\(total) unresolved link\(total == 1 ? "" : "s")"
+                + (links.count < total ? "" : " to \(order.count) missing file\(order.count == 1 ? "" : "s")"))
             for key in order {
                 let group = groups[key]!
                 context.print("  \(group[0].linkPath.isEmpty ? "(empty)" : group[0].linkPath)  ×\(group.count)")
                 for link in group { context.print("      \(link.source):\(link.line):\(link.column)") }
             }
         }
-        return links.isEmpty ? .success : .problemsFound
+        return total == 0 ? .success : .problemsFound
     }
 }

@@ -56,6 +56,14 @@ struct NoteCommand: RhizomeSubcommand {
 
 /// Shared rendering of link lists grouped by one end, with counts and lines.
 enum LinkListing {
+    /// The columns of a link occurrence in CSV and TSV output.
+    static var columns: [(name: String, value: (LinkRecord) -> String)] {
+        [
+            ("source", \.source), ("line", { String($0.line) }), ("column", { String($0.column) }), ("kind", \.kind),
+            ("linkPath", \.linkPath), ("subpath", { $0.subpath ?? "" }), ("display", { $0.display ?? "" }), ("target", { $0.target ?? "" }),
+        ]
+    }
+
     static func printGrouped(
         _ links: [LinkRecord], by name: (LinkRecord) -> String, context: CommandContext
     ) {

@@ -3,7 +3,8 @@ import Foundation
 import RhizomeCore
 import RhizomeStore
 
-/// The options that narrow and page a list of notes, shared by the list commands: `--folder` (repeatable,
+/// The options that narrow and page a list of notes or of rows about notes (links, by their source), shared
+/// by the list commands: `--folder` (repeatable,
 /// subfolders included), `--tag` (nested tags included), `--type`, `--offset`, `--limit`, and `--format`.
 /// Text output says when the list was cut; JSON carries `total` and `truncated`.
 struct ListShaping: ParsableArguments {
@@ -34,18 +35,24 @@ struct ListShaping: ParsableArguments {
 
     /// `paths` narrowed by folder, tag and type, then paged; with how many there were before paging.
     func shape(_ paths: [String], store: IndexStore) throws -> (shown: [String], total: Int) {
-        var kept = paths
+        try shape(paths, path: { $0 }, store: store)
+    }
+
+    /// `rows` narrowed by the note each belongs to (`path`: a link's source, a task's note) by folder, tag
+    /// and type, then paged; with how many there were before paging.
+    func shape<Row>(_ rows: [Row], path: (Row) -> String, store: IndexStore) throws -> (shown: [Row], total: Int) {
+        var kept = rows
         if !folders.isEmpty {
             let prefixes = folders.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
-            if !prefixes.isEmpty { kept = kept.filter { path in prefixes.contains { path.hasPrefix($0 + "/") } } }
+            if !prefixes.isEmpty { kept = kept.filter { row in prefixes.contains { path(row).hasPrefix($0 + "/") } } }
         }
         if let tag {
             let tagged = Set(try store.files(withTag: tag).map(\.path))
-            kept = kept.filter(tagged.contains)
+            kept = kept.filter { tagged.contains(path($0)) }
         }
         if let type {
             let typed = Set(try store.typedNotes().filter { $0.type == type || $0.declaredType == type }.map(\.path))
-            kept = kept.filter(typed.contains)
+            kept = kept.filter { typed.contains(path($0)) }
         }
         let total = kept.count
         let page = kept.dropFirst(offset)
@@ -68,10 +75,39 @@ struct ListShaping: ParsableArguments {
         case .text:
             context.print("\(total.grouped) \(total == 1 ? String(title.dropLast()) : title)")
             for path in shown { context.print("  " + path) }
-            if shown.count < total {
-                context.print("showing \(shown.count.grouped) of \(total.grouped)\(offset > 0 ? " from \(offset.grouped)" : ""); --limit and --offset to see more")
-            }
+            printCutLine(shown: shown.count, total: total, context: context)
         }
+    }
+
+    /// Prints shaped rows in the chosen format: the JSON envelope with `total` and `truncated`, one JSON
+    /// object a line, CSV or TSV with `columns`, each row's note once (`paths`), or `text` (the command's
+    /// own rendering), followed by a line saying when the list was cut.
+    func print<Row: Encodable>(
+        _ shown: [Row], total: Int, columns: [(name: String, value: (Row) -> String)], path: (Row) -> String,
+        command: some RhizomeSubcommand, session: VaultSession, context: CommandContext, text: () -> Void
+    ) {
+        switch format ?? (command.global.json ? .json : .text) {
+        case .json:
+            command.printJSON(shown, total: total, vault: session.vaultPath, context: context)
+        case .jsonl:
+            for row in shown { context.print(JSONOutput.encode(row, pretty: false)) }
+        case .csv, .tsv:
+            let field = { (text: String) in format == .csv ? Self.csvField(text) : text.replacingOccurrences(of: "\t", with: " ") }
+            context.print(columns.map(\.name).joined(separator: format == .csv ? "," : "\t"))
+            for row in shown { context.print(columns.map { field($0.value(row)) }.joined(separator: format == .csv ? "," : "\t")) }
+        case .paths:
+            var seen = Set<String>()
+            for row in shown where seen.insert(path(row)).inserted { context.print(path(row)) }
+        case .text:
+            text()
+            printCutLine(shown: shown.count, total: total, context: context)
+        }
+    }
+
+    /// "showing 20 of 2,405; …" when the list was cut.
+    func printCutLine(shown: Int, total: Int, context: CommandContext) {
+        guard shown < total else { return }
+        context.print("showing \(shown.grouped) of \(total.grouped)\(offset > 0 ? " from \(offset.grouped)" : ""); --limit and --offset to see more")
     }
 
     private static func csvField(_ text: String) -> String {
