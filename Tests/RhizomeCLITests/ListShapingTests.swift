@@ -3,7 +3,8 @@ import Testing
 import RhizomeCLI
 import RhizomeTestSupport
 
-/// The shaping options of list commands (`orphans`, `deadends`, `unresolved`, `backlinks`, `links`): narrowed
+/// The shaping options of list commands (`orphans`, `deadends`, `unresolved`, `backlinks`, `links`, `tasks`,
+/// `findings`): narrowed
 /// by folder, tag and type (a link by its source; a note's own links by what they reach), paged
 /// with --offset and --limit, said to be cut, and printed as text, JSON, JSON lines, CSV, TSV or bare paths.
 @Suite struct ListShapingTests {
@@ -82,5 +83,24 @@ import RhizomeTestSupport
         #expect(cli.run(["links", "Hub", "--folder", "Inbox", "--format", "paths", "--vault", vault.path]).output == "Inbox/Note 1.md\n")
         let all = cli.run(["links", "--all", "--folder", "Inbox", "--format", "jsonl", "--vault", vault.path]).output
         #expect(all.split(separator: "\n").count == 6, "\(all)")
+    }
+
+    @Test func `tasks and findings take the same shaping, by the note each belongs to`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("Work/Plan.md", "---\ntype: plan\nstatus: draft\n---\n- [ ] one\n- [x] two\n- [ ] three 📅 2026-12-01\n")
+        try vault.write("Home/List.md", "- [ ] milk\n")
+        try vault.write("Home/Broken.md", "---\ntitle: [unclosed\n---\n")
+        let open = cli.run(["tasks", "--open", "--folder", "Work", "--limit", "1", "--vault", vault.path])
+        #expect(open.output == "2 tasks\n  [ ] one  — Work/Plan.md:5\nshowing 1 of 2; --limit and --offset to see more\n", "\(open.output)")
+        #expect(cli.run(["tasks", "--type", "plan", "--format", "tsv", "--offset", "2", "--vault", vault.path]).output
+            == "path\tline\tstatus\ttext\tdue\nWork/Plan.md\t7\t \tthree 📅 2026-12-01\t2026-12-01\n")
+        #expect(cli.run(["tasks", "--format", "paths", "--vault", vault.path]).output == "Home/List.md\nWork/Plan.md\n")
+        // findings: exit 1 only when an error is left after narrowing.
+        let broken = cli.run(["findings", "--folder", "Home", "--json", "--vault", vault.path])
+        #expect(broken.status == 1)
+        #expect(broken.json["total"] as? Int == 1)
+        #expect(cli.run(["findings", "--folder", "Work", "--vault", vault.path]).status == 0)
     }
 }

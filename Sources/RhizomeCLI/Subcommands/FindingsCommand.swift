@@ -1,4 +1,5 @@
 import ArgumentParser
+import RhizomeCore
 import RhizomeStore
 
 /// `rhizome findings`: problems found while indexing (exit 1 when any is an error).
@@ -9,14 +10,20 @@ struct FindingsCommand: RhizomeSubcommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var shaping: ListShaping
+
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
-        let findings = try session.store.findings()
-        if global.json {
-            printJSON(findings, vault: session.vaultPath, context: context)
-        } else {
-            context.print("\(findings.count) finding\(findings.count == 1 ? "" : "s")")
-            for finding in findings { context.print(finding.diagnosticDescription) }
+        // A finding about the vault itself (no file) is left out by --folder, --tag and --type.
+        let findings = try shaping.narrow(try session.store.findings(), path: { $0.path ?? "" }, store: session.store)
+        let shown = shaping.page(findings)
+        let columns: [(name: String, value: (Finding) -> String)] = [
+            ("path", { $0.path ?? "" }), ("line", { $0.line.map(String.init) ?? "" }), ("column", { $0.column.map(String.init) ?? "" }),
+            ("severity", \.severity.rawValue), ("code", \.code.rawValue), ("message", \.message), ("fix", { $0.fix ?? "" }),
+        ]
+        shaping.print(shown, total: findings.count, columns: columns, path: { $0.path ?? "" }, command: self, session: session, context: context) {
+            context.print("\(findings.count.grouped) finding\(findings.count == 1 ? "" : "s")")
+            for finding in shown { context.print(finding.diagnosticDescription) }
         }
         return findings.contains { $0.severity == .error } ? .problemsFound : .success
     }

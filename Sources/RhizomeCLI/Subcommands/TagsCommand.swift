@@ -72,6 +72,8 @@ struct TasksCommand: RhizomeSubcommand {
     @Option(name: .long, help: "Only tasks due by then (📅/🗓️ DATE or [due:: DATE] in their text): today, tomorrow, week or YYYY-MM-DD; earliest first.")
     var due: String?
 
+    @OptionGroup var shaping: ListShaping
+
     func validate() throws {
         if open && done { throw ValidationError("--open and --done exclude each other") }
         if let status, status.count != 1 { throw ValidationError("--status takes one character, as written between `[` and `]`") }
@@ -99,14 +101,17 @@ struct TasksCommand: RhizomeSubcommand {
             }
             tasks.sort { (dueDates["\($0.path):\($0.line)"]!, $0.path, $0.line) < (dueDates["\($1.path):\($1.line)"]!, $1.path, $1.line) }
         }
-        if global.json {
-            printJSON(tasks, vault: session.vaultPath, context: context)
-            return .success
-        }
-        context.print("\(tasks.count) task\(tasks.count == 1 ? "" : "s")")
-        for task in tasks {
-            let date = dueDates["\(task.path):\(task.line)"].map { "  (due \($0))" } ?? ""
-            context.print("  [\(task.status)] \(task.text)\(date)  — \(task.path):\(task.line)")
+        let (shown, total) = try shaping.shape(tasks, path: \.path, store: session.store)
+        let columns: [(name: String, value: (TaskRecord) -> String)] = [
+            ("path", \.path), ("line", { String($0.line) }), ("status", \.status), ("text", \.text),
+            ("due", { dueDates["\($0.path):\($0.line)"] ?? TaskDue.date(in: $0.text) ?? "" }),
+        ]
+        shaping.print(shown, total: total, columns: columns, path: \.path, command: self, session: session, context: context) {
+            context.print("\(total.grouped) task\(total == 1 ? "" : "s")")
+            for task in shown {
+                let date = dueDates["\(task.path):\(task.line)"].map { "  (due \($0))" } ?? ""
+                context.print("  [\(task.status)] \(task.text)\(date)  — \(task.path):\(task.line)")
+            }
         }
         return .success
     }

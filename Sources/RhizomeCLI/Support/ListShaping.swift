@@ -41,6 +41,12 @@ struct ListShaping: ParsableArguments {
     /// `rows` narrowed by the note each belongs to (`path`: a link's source, a task's note) by folder, tag
     /// and type, then paged; with how many there were before paging.
     func shape<Row>(_ rows: [Row], path: (Row) -> String, store: IndexStore) throws -> (shown: [Row], total: Int) {
+        let kept = try narrow(rows, path: path, store: store)
+        return (page(kept), kept.count)
+    }
+
+    /// `rows` narrowed by folder, tag and type (not paged).
+    func narrow<Row>(_ rows: [Row], path: (Row) -> String, store: IndexStore) throws -> [Row] {
         var kept = rows
         if !folders.isEmpty {
             let prefixes = folders.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
@@ -54,9 +60,13 @@ struct ListShaping: ParsableArguments {
             let typed = Set(try store.typedNotes().filter { $0.type == type || $0.declaredType == type }.map(\.path))
             kept = kept.filter { typed.contains(path($0)) }
         }
-        let total = kept.count
-        let page = kept.dropFirst(offset)
-        return (Array(limit.map { page.prefix($0) } ?? page), total)
+        return kept
+    }
+
+    /// The rows `--offset` and `--limit` show.
+    func page<Row>(_ rows: [Row]) -> [Row] {
+        let page = rows.dropFirst(offset)
+        return Array(limit.map { page.prefix($0) } ?? page)
     }
 
     /// Prints a shaped list of paths in the chosen format (`--json` of the global options means json).
