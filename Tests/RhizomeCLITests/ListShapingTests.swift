@@ -4,7 +4,7 @@ import RhizomeCLI
 import RhizomeTestSupport
 
 /// The shaping options of list commands (`orphans`, `deadends`, `unresolved`, `backlinks`, `links`, `tasks`,
-/// `findings`): narrowed
+/// `findings`, `properties KEY`): narrowed
 /// by folder, tag and type (a link by its source; a note's own links by what they reach), paged
 /// with --offset and --limit, said to be cut, and printed as text, JSON, JSON lines, CSV, TSV or bare paths.
 @Suite struct ListShapingTests {
@@ -102,5 +102,18 @@ import RhizomeTestSupport
         #expect(broken.status == 1)
         #expect(broken.json["total"] as? Int == 1)
         #expect(cli.run(["findings", "--folder", "Work", "--vault", vault.path]).status == 0)
+    }
+
+    @Test func `properties KEY takes the list options, and without a KEY refuses them`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try vault()
+        try vault.write("Archive/Rated.md", "---\nrating: 4\n---\n")
+        try vault.write("Inbox/Rated.md", "---\nrating: 5\n---\n")
+        #expect(cli.run(["properties", "rating", "--folder", "Archive", "--format", "csv", "--vault", vault.path]).output
+            == "path,type,value,line\nArchive/Rated.md,number,4,2\n")
+        let page = cli.run(["properties", "type", "--limit", "2", "--vault", vault.path])
+        #expect(page.output.hasPrefix("5 notes with `type`\n") && page.output.hasSuffix("showing 2 of 5; --limit and --offset to see more\n"), "\(page.output)")
+        #expect(cli.run(["properties", "--limit", "2", "--vault", vault.path]).status == 2)
     }
 }

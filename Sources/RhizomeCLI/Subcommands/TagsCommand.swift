@@ -127,26 +127,38 @@ struct PropertiesCommand: RhizomeSubcommand {
     @Argument(help: "A property key (case-sensitive, as Obsidian reads it).")
     var key: String?
 
+    @OptionGroup var shaping: ListShaping
+
+    func validate() throws {
+        if key == nil && !shaping.isDefault { throw ValidationError("the list options narrow the notes of one property: give a KEY") }
+    }
+
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         if let key {
-            let values = try session.store.propertyValues(key: key)
-            if global.json {
-                printJSON(values, vault: session.vaultPath, context: context)
-                return .success
+            let all = try session.store.propertyValues(key: key)
+            let values = try shaping.narrow(all, path: \.path, store: session.store)
+            let shown = shaping.page(values)
+            let columns: [(name: String, value: (PropertyValueRecord) -> String)] = [
+                ("path", \.path), ("type", \.type), ("value", \.value.displayText), ("line", { String($0.line) }),
+            ]
+            var suggests = false
+            shaping.print(shown, total: values.count, columns: columns, path: \.path, command: self, session: session, context: context) {
+                context.print("\(values.count.grouped) note\(values.count == 1 ? "" : "s") with `\(key)`")
+                suggests = all.isEmpty
+                if !shown.isEmpty {
+                    var table = TextTable("NOTE", "TYPE", "VALUE")
+                    for value in shown { table.add(value.path, value.type, value.value.displayText) }
+                    context.print(table.render(indent: "  "))
+                }
             }
-            context.print("\(values.count) note\(values.count == 1 ? "" : "s") with `\(key)`")
-            if values.isEmpty {
+            if suggests {
                 // Keys are case-sensitive, as Obsidian reads them: `Rating` is not `rating`.
                 let keys = try session.store.propertySummaries().map(\.key)
                 if let near = keys.first(where: { $0.lowercased() == key.lowercased() }) ?? NearestName.nearest(key, among: keys) {
                     context.printError("Did you mean `\(near)`? (keys are case-sensitive)")
                 }
-                return .success
             }
-            var table = TextTable("NOTE", "TYPE", "VALUE")
-            for value in values { table.add(value.path, value.type, value.value.displayText) }
-            context.print(table.render(indent: "  "))
             return .success
         }
         let summaries = try session.store.propertySummaries()

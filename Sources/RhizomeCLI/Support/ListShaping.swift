@@ -28,6 +28,9 @@ struct ListShaping: ParsableArguments {
     @Option(help: "Output: text, json, jsonl, csv, tsv or paths (one path per line, for scripts).")
     var format: Format?
 
+    /// No option given: the whole list, in the command's own output.
+    var isDefault: Bool { folders.isEmpty && tag == nil && type == nil && offset == 0 && limit == nil && format == nil }
+
     func validate() throws {
         if offset < 0 { throw ValidationError("--offset must be 0 or more") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
