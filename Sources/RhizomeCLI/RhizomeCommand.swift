@@ -32,9 +32,13 @@ public enum RhizomeVersion {
 protocol RhizomeSubcommand: ParsableCommand {
     var global: GlobalOptions { get }
     func execute(in context: CommandContext) throws -> ExitStatus
+    /// Whether a terminal gets its output through a pager (`Pager`): the commands that list things.
+    static var pagesOutput: Bool { get }
 }
 
 extension RhizomeSubcommand {
+    static var pagesOutput: Bool { false }
+
     mutating func run() throws {
         let status = CLI.execute(self, context: .live())
         if status != .success { throw ExitCode(status.rawValue) }
@@ -89,7 +93,7 @@ public enum CLI {
     /// `rhizome --vault V stats` → `rhizome stats --vault V`: global options may come before the subcommand.
     static func placingGlobalOptionsAfterSubcommand(_ arguments: [String]) -> [String] {
         let valued: Set<String> = ["--vault", "--db"]
-        let flags: Set<String> = ["--json", "--no-refresh"]
+        let flags: Set<String> = ["--json", "--no-refresh", "--no-pager"]
         var leading: [String] = []
         var index = 0
         while index < arguments.count {
@@ -110,6 +114,8 @@ public enum CLI {
     }
 
     static func execute(_ command: some RhizomeSubcommand, context: CommandContext) -> ExitStatus {
+        let pager = type(of: command).pagesOutput && !command.global.noPager ? Pager.start(context: context) : nil
+        defer { pager?.finish() }
         do {
             return try command.execute(in: context)
         } catch {

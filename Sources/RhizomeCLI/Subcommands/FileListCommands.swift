@@ -3,6 +3,8 @@ import RhizomeStore
 
 /// `rhizome orphans`: notes nothing links to.
 struct OrphansCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(commandName: "orphans", abstract: "List notes that no other file links to.")
 
     @OptionGroup var global: GlobalOptions
@@ -18,6 +20,8 @@ struct OrphansCommand: RhizomeSubcommand {
 
 /// `rhizome deadends`: notes that link nowhere.
 struct DeadendsCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(commandName: "deadends", abstract: "List notes with no outgoing links.")
 
     @OptionGroup var global: GlobalOptions

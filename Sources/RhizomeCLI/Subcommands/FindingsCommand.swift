@@ -4,6 +4,8 @@ import RhizomeStore
 
 /// `rhizome findings`: problems found while indexing (exit 1 when any is an error).
 struct FindingsCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "findings",
         abstract: "List problems found while indexing: invalid YAML, unreadable files, broken symlinks, … (exit status 1 if any is an error).")

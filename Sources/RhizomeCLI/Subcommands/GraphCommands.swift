@@ -3,6 +3,8 @@ import RhizomeStore
 
 /// `rhizome neighbors NOTE --depth N`: files within N links.
 struct NeighborsCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(commandName: "neighbors", abstract: "List files within N links of a note (either direction by default).")
 
     @OptionGroup var global: GlobalOptions
@@ -77,6 +79,8 @@ struct PathCommand: RhizomeSubcommand {
 
 /// `rhizome graph`: the whole resolved graph as JSON or Graphviz DOT.
 struct GraphCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(commandName: "graph", abstract: "Export the link graph (resolved links, with counts) as JSON or Graphviz DOT.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case json, dot }

@@ -3,6 +3,8 @@ import RhizomeStore
 
 /// `rhizome links NOTE` and `rhizome links --all`: outgoing link occurrences.
 struct LinksCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "links",
         abstract: "List a note's outgoing links (with counts and lines), or every link in the vault with --all.",
@@ -47,6 +49,8 @@ struct LinksCommand: RhizomeSubcommand {
 
 /// `rhizome backlinks NOTE`: who links here.
 struct BacklinksCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(commandName: "backlinks", abstract: "List the notes that link to a note, with counts and lines.")
 
     @OptionGroup var global: GlobalOptions
@@ -71,6 +75,8 @@ struct BacklinksCommand: RhizomeSubcommand {
 
 /// `rhizome unresolved`: links that point at no file. Exit 1 when there are any.
 struct UnresolvedCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "unresolved",
         abstract: "List links that resolve to no file, grouped by link path (exit status 1 when there are any).")

@@ -4,6 +4,8 @@ import RhizomeStore
 
 /// `rhizome note NOTE`: everything known about one note.
 struct NoteCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "note",
         abstract: "Show everything known about a note: properties, aliases, tags, headings, blocks, tasks, links and backlinks.")

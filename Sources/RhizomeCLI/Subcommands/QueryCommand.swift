@@ -6,6 +6,8 @@ import RhizomeStore
 /// `rhizome query 'DQL'`: Dataview queries over the index, without Obsidian; `--note NOTE` runs the
 /// ```` ```dataview ```` blocks of a note, and `--render OUT` writes a copy of it with the results inlined.
 struct QueryCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Run a Dataview query (LIST, TABLE, TASK) over the index, or the dataview blocks of a note.",

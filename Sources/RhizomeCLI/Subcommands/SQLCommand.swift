@@ -3,6 +3,8 @@ import RhizomeStore
 
 /// `rhizome sql "SELECT …"`: read-only SQL over the documented views.
 struct SQLCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "sql",
         abstract: "Run a read-only SQL query over the index's documented views.",

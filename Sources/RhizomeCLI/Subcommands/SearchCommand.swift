@@ -5,6 +5,8 @@ import RhizomeStore
 
 /// `rhizome search QUERY`: ranked full-text search with snippets.
 struct SearchCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Full-text search over note titles and bodies, ranked (BM25, titles weigh more), with snippets.",

@@ -5,6 +5,8 @@ import RhizomeStore
 
 /// `rhizome tags [TAG]`: tag counts (nested tags roll up), or the notes carrying one tag.
 struct TagsCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "tags",
         abstract: "List tags with counts (nested tags roll up into their parents), or the notes with TAG.")
@@ -53,6 +55,8 @@ struct TagsCommand: RhizomeSubcommand {
 
 /// `rhizome tasks`: task list items across the vault.
 struct TasksCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(commandName: "tasks", abstract: "List tasks (`- [ ]` items) across the vault.")
 
     @OptionGroup var global: GlobalOptions
@@ -119,6 +123,8 @@ struct TasksCommand: RhizomeSubcommand {
 
 /// `rhizome properties [KEY]`: frontmatter keys and their types, or one key's values.
 struct PropertiesCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "properties", abstract: "List frontmatter properties with note counts and types, or the values of KEY.")
 

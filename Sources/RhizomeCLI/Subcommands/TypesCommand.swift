@@ -4,6 +4,8 @@ import RhizomeStore
 
 /// `rhizome types`: the `type:` values in the vault and which have schemas; `types migrate` renames one.
 struct TypesCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "types",
         abstract: "List the `type:` values in the vault with counts and schemas; `types migrate --from OLD --to NEW` renames a type.",

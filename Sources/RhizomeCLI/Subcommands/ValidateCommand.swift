@@ -4,6 +4,8 @@ import RhizomeStore
 
 /// `rhizome validate`: frontmatter checked against the note types' schemas, plus vault-wide checks.
 struct ValidateCommand: RhizomeSubcommand {
+    static let pagesOutput = true  // a list a terminal may page
+
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check notes' frontmatter against their type's schema, and ids and references across the vault.",

@@ -16,4 +16,7 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Query the index as it is, without first bringing it up to date (commands that change the vault always do).")
     var noRefresh = false
+
+    @Flag(name: .long, help: "Print straight to the terminal, without a pager, even when the output is longer than a screen.")
+    var noPager = false
 }
