@@ -1,4 +1,5 @@
 import Foundation
+import RhizomeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,41 +27,14 @@ final class SpawnedProcess: @unchecked Sendable {
     init(
         executable: String, arguments: [String], environment: [String: String], standardInput: Int32, standardOutput: Int32, standardError: Int32
     ) throws(ClaudeError) {
-        #if canImport(Darwin)
-        var attributes: posix_spawnattr_t? = nil
-        var actions: posix_spawn_file_actions_t? = nil
-        #else
-        var attributes = posix_spawnattr_t()
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawnattr_init(&attributes)
-        posix_spawn_file_actions_init(&actions)
-        defer {
-            posix_spawnattr_destroy(&attributes)
-            posix_spawn_file_actions_destroy(&actions)
+        do {
+            processID = try ProcessSpawn.start(
+                executable, arguments: arguments, environment: environment,
+                fileActions: [.duplicate(standardInput, as: 0), .duplicate(standardOutput, as: 1), .duplicate(standardError, as: 2)],
+                defaultedSignals: Self.defaultedSignals, ownProcessGroup: true)
+        } catch {
+            throw .cliUnavailable(reason: "cannot start \(executable) (\(error.reason))")
         }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaulted = sigset_t()
-        sigemptyset(&defaulted)
-        for signal in Self.defaultedSignals { sigaddset(&defaulted, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaulted)
-        posix_spawnattr_setpgroup(&attributes, 0)  // a group of its own, led by the child
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
-        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
-        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else {
-            throw .cliUnavailable(reason: "cannot start \(executable) (\(String(cString: strerror(status))))")
-        }
-        processID = child
         let reaper = Thread { [self] in reap() }
         reaper.name = "rhizome.claude-cli.reaper"
         reaper.start()

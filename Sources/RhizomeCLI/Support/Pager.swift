@@ -1,4 +1,5 @@
 import Foundation
+import RhizomeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,40 +25,14 @@ struct Pager {
 
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return nil }
-        #if canImport(Darwin)
-        var attributes: posix_spawnattr_t? = nil
-        var actions: posix_spawn_file_actions_t? = nil
-        #else
-        var attributes = posix_spawnattr_t()
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawnattr_init(&attributes)
-        posix_spawn_file_actions_init(&actions)
-        defer {
-            posix_spawnattr_destroy(&attributes)
-            posix_spawn_file_actions_destroy(&actions)
-        }
-        // Rhizome's threads block SIGINT and SIGTERM; the pager gets a clean mask and default actions.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaulted = sigset_t()
-        sigemptyset(&defaulted)
-        for signal in [SIGINT, SIGTERM, SIGQUIT, SIGPIPE, SIGTSTP] { sigaddset(&defaulted, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaulted)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        posix_spawn_file_actions_addclose(&actions, ends[1])
-
-        let words: [String] = ["/bin/sh", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, envp)
+        // Rhizome's threads block SIGINT and SIGTERM; the pager gets a clean mask and default actions, and
+        // stays in the terminal's foreground group (it reads the keyboard).
+        let child = try? ProcessSpawn.start(
+            "/bin/sh", arguments: ["-c", command], environment: environment,
+            fileActions: [.duplicate(ends[0], as: 0), .close(ends[0]), .close(ends[1])],
+            defaultedSignals: [SIGINT, SIGTERM, SIGQUIT, SIGPIPE, SIGTSTP], ownProcessGroup: false)
         close(ends[0])
-        guard status == 0 else {
+        guard let child else {
             close(ends[1])
             return nil  // no pager: the output goes to the terminal as it would have
         }
