@@ -140,9 +140,8 @@ extension IndexStore {
         return terms
     }
 
-    /// A word as FTS5 terms that also match its other forms: its stem as a prefix (`syncing` → `sync*`,
-    /// matching `sync`, `synced`, `synchronize`), or for a stem too short to be a safe prefix the word and
-    /// its plural (`tag` → `tag`, `tags`). Words of other scripts stay as they are.
+    /// A word as FTS5 terms: the word, and its stem when it is inflected (`syncing` → `syncing`, `sync`).
+    /// Words of other scripts stay as they are.
     static func englishTerms(_ word: String) -> [String] {
         guard word.unicodeScalars.allSatisfy({ $0.isASCII }) else { return [FullTextSegmenter.term(word)] }
         let stem = lightStem(word)

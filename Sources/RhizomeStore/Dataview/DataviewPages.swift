@@ -412,7 +412,7 @@ final class DataviewPages: @unchecked Sendable {
         }
         return items.compactMap { item in
             guard onlyTasks else { return .object(object(item)) }
-            guard let status = item.status, taskFilter.isEmpty || taskFilter.matches(status: status) else { return nil }
+            guard let status = item.status, taskFilter.matches(status: status) else { return nil }
             return .object(object(item))
         }
     }

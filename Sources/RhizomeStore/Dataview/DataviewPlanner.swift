@@ -21,7 +21,8 @@ public struct DataviewPlan: Sendable {
     var taskFilter = DataviewTaskFilter()
     /// For a `TASK` query its task rows answer (`IndexStore.indexedTasks`): the statement reading them,
     /// note by note in path order (`CROSS JOIN` keeps SQLite from scanning every task against every note).
-    var taskRows: (sql: String, bindings: [SQLiteValue])? = nil
+    /// `limit` is the query's `LIMIT` (`.max` without one).
+    var taskRows: (sql: String, bindings: [SQLiteValue], limit: Int)? = nil
 }
 
 struct DataviewPlanner {
@@ -45,17 +46,17 @@ struct DataviewPlanner {
             pushed.append("FROM (every note) → SQL")
         }
         var taskFilter = DataviewTaskFilter()
-        var taskRows: (sql: String, bindings: [SQLiteValue])? = nil
+        var taskRows: (sql: String, bindings: [SQLiteValue], limit: Int)? = nil
         if case .task = query.kind {
             // Only notes holding a task (that can pass the leading WHERE) are read for their tasks.
             taskFilter = DataviewTaskFilter(query: query)
             let (condition, values) = taskFilter.sql
-            if IndexStore.taskRowLimit(of: query, filter: taskFilter) != nil {
+            if let limit = IndexStore.taskRowLimit(of: query, filter: taskFilter) {
                 taskRows = ("""
                     SELECT f.path, t.line, t.status, coalesce(t.continued_text, t.text), t.parent_line
                     FROM file f CROSS JOIN task t ON \(FileRows.of("f.id", in: "t"))
                     WHERE \(conditions.joined(separator: " AND ")) AND \(condition) ORDER BY f.path, t.id
-                    """, bindings + values)
+                    """, bindings + values, limit)
             }
             conditions.append("EXISTS (SELECT 1 FROM task t WHERE \(FileRows.of("f.id", in: "t")) AND \(condition))")
             bindings += values

@@ -46,6 +46,12 @@ struct DataviewTaskFilter: Sendable {
         tests.allSatisfy { Self.passes($0.test, status: status) == $0.holds }
     }
 
+    /// Whether `sql` decides every test exactly; when not (a `status` of non-ASCII text, which SQL lets
+    /// through), `matches(status:)` must check each task again.
+    var isExactInSQL: Bool {
+        !tests.contains { if case .status(let text) = $0.test { !Self.isASCII(text) } else { false } }
+    }
+
     /// SQL over the `task` table aliased `t`: true for a task that can pass (exact for `completed` and
     /// `checked`; `status` only for ASCII text, where SQL's comparison is Dataview's).
     var sql: (condition: String, bindings: [SQLiteValue]) {
@@ -55,7 +61,7 @@ struct DataviewTaskFilter: Sendable {
             switch test {
             case .completed: parts.append("t.status \(holds ? "IN" : "NOT IN") ('x', 'X')")
             case .checked: parts.append("t.status \(holds ? "NOT IN" : "IN") (' ', '')")
-            case .status(let text) where text.utf8.allSatisfy({ $0 < 0x80 }):
+            case .status(let text) where Self.isASCII(text):
                 parts.append("t.status \(holds ? "=" : "!=") ?")
                 bindings.append(.text(text))
             case .status: continue
@@ -76,6 +82,8 @@ struct DataviewTaskFilter: Sendable {
     }
 
     // MARK: Reading conditions
+
+    private static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
 
     private static func passes(_ test: Test, status: String) -> Bool {
         switch test {

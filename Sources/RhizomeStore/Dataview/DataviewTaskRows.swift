@@ -10,14 +10,15 @@ import RhizomeCore
 /// tasks are `ListItemParser`'s, line, status, text and parent alike (`TaskAgreementTests`). Any other
 /// query (fields, `SORT`, `GROUP BY`, a `WHERE` on anything else) builds task objects from the notes.
 extension IndexStore {
-    /// The tasks of `query` in result order, and how many notes they came from; nil when the query needs
-    /// more than the task rows.
-    func indexedTasks(of query: DataviewQuery, plan: DataviewPlan) throws -> (tasks: [DataviewResult.Task], notes: Int)? {
-        guard let limit = Self.taskRowLimit(of: query, filter: plan.taskFilter), let taskRows = plan.taskRows else { return nil }
+    /// The tasks of a query in result order, and how many notes they came from; nil when the query needs
+    /// more than the task rows (the planner gave no `taskRows`).
+    func indexedTasks(plan: DataviewPlan) throws -> (tasks: [DataviewResult.Task], notes: Int)? {
+        guard let taskRows = plan.taskRows else { return nil }
+        let limit = taskRows.limit
         let rows = try connection.prepare(taskRows.sql).bind(taskRows.bindings)
         defer { rows.reset() }
         // SQL compares ASCII statuses exactly; Dataview's text comparison decides the others.
-        let checksStatus = plan.taskFilter.tests.contains { if case .status(let text) = $0.test { !text.utf8.allSatisfy { $0 < 0x80 } } else { false } }
+        let checksStatus = !plan.taskFilter.isExactInSQL
         var tasks: [DataviewResult.Task] = []
         var notesWithTasks = 0
         var depths: [(line: Int, depth: Int)] = []  // the note's tasks so far: a parent comes before its children

@@ -32,7 +32,7 @@ extension IndexStore {
             mark = now
         }
         let plan = try planner.plan()
-        if let answered = try indexedTasks(of: query, plan: plan) {
+        if let answered = try indexedTasks(plan: plan) {
             lap("task rows")
             var result = DataviewResult(
                 kind: .task, columns: ["File", "Line", "Status", "Task"], rows: [], tasks: answered.tasks, groupName: nil, plan: plan,
