@@ -108,9 +108,9 @@ public struct RelinkPlanner: Sendable {
     private static func resolvers(for pathLists: [[String]], concurrently: Bool) -> [LinkResolver<Int>] {
         let build: @Sendable ([String]) -> LinkResolver<Int> = { paths in LinkResolver(files: paths.enumerated().map { (path: $0.element, id: $0.offset) }) }
         guard concurrently else { return pathLists.map(build) }
-        let built = ResolverSlots(count: pathLists.count)
+        let built = ThreadSlots<LinkResolver<Int>>(count: pathLists.count)
         DispatchQueue.concurrentPerform(iterations: pathLists.count) { built.set($0, build(pathLists[$0])) }
-        return built.resolvers
+        return built.values
     }
 
     /// The resolve keys a link must have to be affected: those of the moved files' old and new paths.
@@ -125,7 +125,7 @@ public struct RelinkPlanner: Sendable {
             return result
         }
         let workers = 2
-        let parts = PlanParts(count: workers)
+        let parts = ThreadSlots<Result>(count: workers)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var result = Result()
             var index = worker
@@ -138,7 +138,7 @@ public struct RelinkPlanner: Sendable {
         // Back in the sources' order: edits and problems by path.
         let order = Dictionary(uniqueKeysWithValues: sources.enumerated().map { ($0.element.path, $0.offset) })
         var merged = Result()
-        for part in parts.results {
+        for part in parts.values {
             merged.fileEdits += part.fileEdits
             merged.newlyResolved += part.newlyResolved
             merged.problems += part.problems
@@ -263,40 +263,21 @@ public struct RelinkPlanner: Sendable {
     }
 }
 
-/// Resolvers built on several threads, one slot each.
-private final class ResolverSlots: @unchecked Sendable {
+/// What threads working in parallel hand back, one slot each (planning results, resolvers).
+private final class ThreadSlots<Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private var slots: [LinkResolver<Int>?]
+    private var slots: [Value?]
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    func set(_ slot: Int, _ resolver: LinkResolver<Int>) {
+    func set(_ slot: Int, _ value: Value) {
         lock.lock()
         defer { lock.unlock() }
-        slots[slot] = resolver
+        slots[slot] = value
     }
 
-    var resolvers: [LinkResolver<Int>] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
-    }
-}
-
-/// The results of the planning threads, one slot each.
-private final class PlanParts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [RelinkPlanner.Result?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ slot: Int, _ result: RelinkPlanner.Result) {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[slot] = result
-    }
-
-    var results: [RelinkPlanner.Result] {
+    /// The values set, in slot order.
+    var values: [Value] {
         lock.lock()
         defer { lock.unlock() }
         return slots.compactMap { $0 }
