@@ -1,0 +1,106 @@
+/// A parsed Bases expression (a filter statement, a formula, a summary formula), with where each part was
+/// written: `range` is in characters of the expression's text, so errors can point inside it.
+public struct BaseExpression: Sendable {
+    public indirect enum Kind: Sendable {
+        case literal(BaseValue)
+        /// A bare name: a note property (`price`), or one of `file`, `note`, `formula`, `this`, and inside
+        /// list functions and summaries `value`, `index`, `acc`, `values`.
+        case identifier(String)
+        /// `receiver.name`
+        case member(BaseExpression, String)
+        /// `receiver[index]`
+        case index(BaseExpression, BaseExpression)
+        /// A global function: `if(…)`, `date(…)`.
+        case call(String, [BaseExpression])
+        /// A method: `receiver.name(…)`. Arguments stay unevaluated: `filter`, `map` and `reduce` evaluate
+        /// theirs once per element.
+        case method(BaseExpression, String, [BaseExpression])
+        case unary(BaseUnaryOperator, BaseExpression)
+        case binary(BaseBinaryOperator, BaseExpression, BaseExpression)
+        case list([BaseExpression])
+        case object([(key: String, value: BaseExpression)])
+    }
+
+    public var kind: Kind
+    public var range: Range<Int>
+
+    public init(_ kind: Kind, range: Range<Int>) {
+        self.kind = kind
+        self.range = range
+    }
+}
+
+public enum BaseUnaryOperator: String, Sendable {
+    case not = "!"
+    case negate = "-"
+    case plus = "+"
+}
+
+public enum BaseBinaryOperator: String, Sendable {
+    case or = "||"
+    case and = "&&"
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case plus = "+"
+    case minus = "-"
+    case times = "*"
+    case divide = "/"
+    case modulo = "%"
+
+    /// Binding strength, as in JavaScript: `||` < `&&` < equality < comparison < `+ -` < `* / %`.
+    var precedence: Int {
+        switch self {
+        case .or: return 1
+        case .and: return 2
+        case .equal, .notEqual: return 3
+        case .less, .lessOrEqual, .greater, .greaterOrEqual: return 4
+        case .plus, .minus: return 5
+        case .times, .divide, .modulo: return 6
+        }
+    }
+}
+
+extension BaseExpression {
+    /// Calls itself and its subexpressions, depth first (for finding formula references and function names).
+    public func visit(_ body: (BaseExpression) -> Void) {
+        body(self)
+        switch kind {
+        case .literal, .identifier: break
+        case .member(let receiver, _): receiver.visit(body)
+        case .index(let receiver, let index):
+            receiver.visit(body)
+            index.visit(body)
+        case .call(_, let arguments): arguments.forEach { $0.visit(body) }
+        case .method(let receiver, _, let arguments):
+            receiver.visit(body)
+            arguments.forEach { $0.visit(body) }
+        case .unary(_, let operand): operand.visit(body)
+        case .binary(_, let left, let right):
+            left.visit(body)
+            right.visit(body)
+        case .list(let items): items.forEach { $0.visit(body) }
+        case .object(let entries): entries.forEach { $0.value.visit(body) }
+        }
+    }
+
+    /// The formulas it reads: `formula.x` and `formula["x"]`.
+    public var formulaReferences: [(name: String, range: Range<Int>)] {
+        var names: [(String, Range<Int>)] = []
+        visit { node in
+            switch node.kind {
+            case .member(let receiver, let name):
+                if case .identifier("formula") = receiver.kind { names.append((name, node.range)) }
+            case .index(let receiver, let index):
+                if case .identifier("formula") = receiver.kind, case .literal(.string(let name)) = index.kind {
+                    names.append((name, node.range))
+                }
+            default: break
+            }
+        }
+        return names
+    }
+}
