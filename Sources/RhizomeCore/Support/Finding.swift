@@ -103,6 +103,23 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case brokenReference = "broken-reference"
     case ambiguousReference = "ambiguous-reference"
     case wrongReferenceType = "wrong-reference-type"
+    // Bases: a `.base` file or a `base` code block (see `BaseDocument`).
+    /// The YAML does not parse: the base cannot be read.
+    case baseInvalidYAML = "base-invalid-yaml"
+    /// The top level is a list or a scalar, not a mapping: the base cannot be read.
+    case baseNotMapping = "base-not-mapping"
+    /// `views` is not a list: the base cannot be read.
+    case baseInvalidViews = "base-invalid-views"
+    case baseDuplicateKey = "base-duplicate-key"
+    case baseUnknownKey = "base-unknown-key"
+    case baseInvalidFilter = "base-invalid-filter"
+    case baseInvalidFormula = "base-invalid-formula"
+    case baseInvalidProperty = "base-invalid-property"
+    case baseInvalidView = "base-invalid-view"
+    case baseDuplicateView = "base-duplicate-view"
+    case baseInvalidSort = "base-invalid-sort"
+    case baseInvalidLimit = "base-invalid-limit"
+    case baseUnknownSummary = "base-unknown-summary"
 
     /// Codes about frontmatter and schemas: what `rhizome validate` reports.
     public var isValidationCode: Bool {
