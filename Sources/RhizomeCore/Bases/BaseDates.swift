@@ -149,7 +149,9 @@ public enum BaseDates {
     /// `2025-01-31T14:05:00` with one, as Obsidian's `DateValue.toString()` gives it (the value a date input
     /// shows; mnaoumov/obsidian-test-mocks `src/obsidian/DateValue.ts` models it so).
     public static func text(of date: DataviewDate) -> String {
-        MomentFormat.format(date, date.hasTime ? "YYYY-MM-DD[T]HH:mm:ss" : "YYYY-MM-DD", floatingTimeZone: TimeZone(secondsFromGMT: 0)!)
+        let day = "\(zeroPadded(date.year, 4))-\(zeroPadded(date.month, 2))-\(zeroPadded(date.day, 2))"
+        guard date.hasTime else { return day }
+        return day + "T\(zeroPadded(date.hour, 2)):\(zeroPadded(date.minute, 2)):\(zeroPadded(date.second, 2))"
     }
 
     /// ISO 8601 for machine output (JSON): `2025-01-31`, or `2025-01-31T14:05:00`, with `.250` when there
