@@ -120,6 +120,12 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case baseInvalidSort = "base-invalid-sort"
     case baseInvalidLimit = "base-invalid-limit"
     case baseUnknownSummary = "base-unknown-summary"
+    /// A filter, formula or summary expression does not parse.
+    case baseSyntax = "base-syntax"
+    /// An expression calls a function Bases does not have.
+    case baseUnknownFunction = "base-unknown-function"
+    /// Formulas that refer to each other in a circle.
+    case baseCircularFormula = "base-circular-formula"
 
     /// Codes about frontmatter and schemas: what `rhizome validate` reports.
     public var isValidationCode: Bool {

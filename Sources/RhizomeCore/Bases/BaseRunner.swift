@@ -1,0 +1,164 @@
+import Foundation
+
+/// Runs one view of a compiled base over the vault's files: keeps the files that pass the base's and the
+/// view's filters, computes the view's columns, sorts (several keys; empty values last in either
+/// direction), cuts at `limit`, groups by `groupBy`, and computes summaries over the shown rows.
+///
+/// A formula that fails for one row becomes that cell's error. A filter that fails is an error for the
+/// whole base, naming the note: a filter that cannot be decided must not silently drop or keep rows.
+public struct BaseRunner: Sendable {
+    public let program: BaseProgram
+    public let evaluator: BaseEvaluator
+
+    public init(program: BaseProgram, environment: BaseEnvironment, thisPath: String? = nil) {
+        self.program = program
+        evaluator = BaseEvaluator(environment: environment, formulas: program.formulas, thisPath: thisPath)
+    }
+
+    public func run(viewNamed name: String?, files: [BaseFileFacts]) throws(BaseError) -> BaseResult {
+        let (view, viewIndex) = try program.view(named: name)
+        let filters = [program.filter, viewIndex.flatMap { program.viewFilters[$0] }].compactMap { $0 }
+        var rows: [BaseRow] = []
+        for file in files {
+            let row = BaseRow(facts: file)
+            var passes = true
+            for filter in filters where passes { passes = try self.passes(filter, row: row) }
+            if passes { rows.append(row) }
+        }
+        let total = rows.count
+        rows = sorted(rows, by: view.sort)
+        if let limit = view.limit, limit >= 0, rows.count > limit { rows = Array(rows.prefix(limit)) }
+
+        let properties = view.order.isEmpty ? [BasePropertyName("file.name")] : view.order
+        let columns = properties.map { BaseResult.Column(property: $0.canonical, displayName: displayName(of: $0)) }
+        let shown = rows.map { row in BaseResult.Row(path: row.facts.path, cells: properties.map { cell($0, row: row) }) }
+        var result = BaseResult(
+            viewName: view.name, viewType: view.type, columns: columns, rows: shown, groups: nil,
+            summaries: summaries(view, rows: rows), total: total)
+        if let groupBy = view.groupBy {
+            result.groups = groups(rows, shown: shown, by: groupBy, view: view)
+        }
+        return result
+    }
+
+    // MARK: Filters
+
+    private func passes(_ filter: BaseProgram.Filter, row: BaseRow) throws(BaseError) -> Bool {
+        switch filter {
+        case .statement(let expression, let source):
+            do {
+                return try evaluator.evaluate(expression, row: row).isTruthy
+            } catch {
+                throw BaseError(
+                    .evaluation, "\(error.message), for \(row.facts.path)", path: program.path, source: source,
+                    range: error.range, fix: "correct the filter, or guard it with if(…) for notes where it cannot apply")
+            }
+        case .and(let items):
+            for item in items where !(try passes(item, row: row)) { return false }
+            return true
+        case .or(let items):
+            if items.isEmpty { return true }
+            for item in items where try passes(item, row: row) { return true }
+            return false
+        case .not(let items):
+            for item in items where try passes(item, row: row) { return false }
+            return true
+        }
+    }
+
+    // MARK: Values
+
+    /// The value of a view's property for `row`: a note property, a file property or a formula.
+    func value(of property: BasePropertyName, row: BaseRow) throws(BaseEvaluationError) -> BaseValue {
+        switch property.namespace {
+        case .note:
+            return row.facts.properties[property.name] ?? .null
+        case .file:
+            let file = BaseValue.file(BaseFileReference(path: row.facts.path))
+            return BaseMethods.field(property.name, of: file, environment: evaluator.environment) ?? .null
+        case .formula:
+            return try evaluator.formula(property.name, row: row)
+        }
+    }
+
+    private func cell(_ property: BasePropertyName, row: BaseRow) -> BaseResult.Cell {
+        do {
+            return .value(try value(of: property, row: row))
+        } catch {
+            return .error(error.message)
+        }
+    }
+
+    private func displayName(of property: BasePropertyName) -> String {
+        if let configured = program.document.properties.first(where: { $0.name == property })?.displayName {
+            return configured
+        }
+        return property.namespace == .file ? property.canonical : property.name
+    }
+
+    // MARK: Sorting and grouping
+
+    private func sorted(_ rows: [BaseRow], by keys: [BaseSortKey]) -> [BaseRow] {
+        let environment = evaluator.environment
+        // Without sort keys Obsidian lists files by name; ties (and equal keys) fall back to the path.
+        let effectiveKeys = keys.isEmpty ? [BaseSortKey(property: BasePropertyName("file.name"), descending: false)] : keys
+        let decorated = rows.map { row in
+            (row: row, keys: effectiveKeys.map { key in (try? value(of: key.property, row: row)) ?? .null })
+        }
+        return decorated.sorted { a, b in
+            for (index, key) in effectiveKeys.enumerated() {
+                let order = Self.order(a.keys[index], b.keys[index], descending: key.descending, environment: environment)
+                if order != 0 { return order < 0 }
+            }
+            return a.row.facts.path < b.row.facts.path
+        }.map(\.row)
+    }
+
+    /// Empty values (null, `""`, `[]`) go last whichever the direction; others by `BaseComparison.sortOrder`.
+    static func order(_ a: BaseValue, _ b: BaseValue, descending: Bool, environment: BaseEnvironment) -> Int {
+        BaseComparison.sortOrder(a, b, descending: descending, environment: environment)
+    }
+
+    private func groups(_ rows: [BaseRow], shown: [BaseResult.Row], by groupBy: BaseSortKey, view: BaseViewDefinition) -> [BaseResult.Group] {
+        let environment = evaluator.environment
+        var keys: [BaseValue] = []
+        var members: [[Int]] = []
+        for (index, row) in rows.enumerated() {
+            let key = (try? value(of: groupBy.property, row: row)) ?? .null
+            if let existing = keys.firstIndex(where: { BaseComparison.equal($0, key, environment: environment) || ($0.isEmpty && key.isEmpty) }) {
+                members[existing].append(index)
+            } else {
+                keys.append(key)
+                members.append([index])
+            }
+        }
+        let order = keys.indices.sorted { Self.order(keys[$0], keys[$1], descending: groupBy.descending, environment: environment) < 0 }
+        return order.map { groupIndex in
+            let groupRows = members[groupIndex].map { rows[$0] }
+            return BaseResult.Group(
+                key: keys[groupIndex], rows: members[groupIndex].map { shown[$0] }, summaries: summaries(view, rows: groupRows))
+        }
+    }
+
+    // MARK: Summaries
+
+    private func summaries(_ view: BaseViewDefinition, rows: [BaseRow]) -> [BaseResult.Summary] {
+        view.summaries.map { entry in
+            let values = rows.map { row in (try? value(of: entry.property, row: row)) ?? .null }
+            return BaseResult.Summary(property: entry.property.canonical, name: entry.summary, value: summary(entry.summary, values: values))
+        }
+    }
+
+    private func summary(_ name: String, values: [BaseValue]) -> BaseResult.Cell {
+        if let custom = program.customSummaries[name] {
+            let row = BaseRow(facts: BaseFileFacts(path: evaluator.thisPath ?? ""))
+            do {
+                return .value(try evaluator.evaluate(custom.expression, row: row, scope: ["values": .list(values)]))
+            } catch {
+                return .error(error.message)
+            }
+        }
+        if let value = BaseSummaries.compute(name, values: values, environment: evaluator.environment) { return .value(value) }
+        return .error("unknown summary \"\(name)\": use one of \(BaseSummaries.defaultNames.joined(separator: ", ")) or define it under `summaries:`")
+    }
+}

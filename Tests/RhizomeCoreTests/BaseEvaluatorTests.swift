@@ -1,0 +1,221 @@
+/// Tests of `BaseEvaluator` and `BaseOperators`: names and namespaces (`note`, `file`, `formula`, `this`),
+/// JavaScript's `&&`/`||`, the lazy `if`, `filter`/`map`/`reduce` with `value`, `index` and `acc` (nested
+/// too), date arithmetic as the help states it, links compared with files, and type errors that say where.
+import Foundation
+import Testing
+@testable import RhizomeCore
+
+/// A vault of plain values: files by path, links resolved by file name.
+struct FixedBaseVault: BaseVault {
+    var files: [String: BaseFileFacts]
+
+    init(_ files: [BaseFileFacts]) {
+        self.files = Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0) })
+    }
+
+    func facts(ofPath path: String) -> BaseFileFacts? { files[path] }
+
+    func resolve(_ linkPath: String, from sourcePath: String) -> String? {
+        if files[linkPath] != nil { return linkPath }
+        return files.keys.sorted().first { path in
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return name == linkPath || name == linkPath + ".md"
+        }
+    }
+
+    func backlinks(ofPath path: String) -> [String] {
+        files.values.filter { $0.links.contains { $0.resolvedPath == path } }.map(\.path).sorted()
+    }
+}
+
+private let berlin = TimeZone(identifier: "Europe/Berlin")!
+/// 2025-05-27 10:30:00 in Berlin.
+private let fixedNow = Date(timeIntervalSince1970: 1_748_334_600)
+
+private func link(_ target: String, to path: String?) -> BaseValue {
+    .link(BaseLink(target: target, resolvedPath: path))
+}
+
+private let dune = BaseFileFacts(
+    path: "Books/Dune.md", size: 1_200,
+    properties: BaseObject([
+        ("title", .string("Dune")), ("price", .number(12.5)), ("age", .number(5)), ("status", .string("reading")),
+        ("author", link("Frank Herbert", to: "People/Frank Herbert.md")), ("tags", .list([.string("book"), .string("scifi")])),
+        ("my key", .string("spaced")), ("empty", .null),
+    ]),
+    tags: ["book", "scifi/classic"],
+    links: [BaseLink(target: "Frank Herbert", resolvedPath: "People/Frank Herbert.md")])
+private let herbert = BaseFileFacts(path: "People/Frank Herbert.md", properties: BaseObject([("born", .number(1920))]))
+private let vault = FixedBaseVault([dune, herbert])
+
+private func evaluator(formulas: [String: String] = [:], this: String? = "People/Frank Herbert.md") throws -> BaseEvaluator {
+    var compiled: [String: BaseExpression] = [:]
+    for (name, text) in formulas { compiled[name] = try BaseExpressionParser.parse(text) }
+    return BaseEvaluator(environment: BaseEnvironment(vault: vault, now: fixedNow, timeZone: berlin), formulas: compiled, thisPath: this)
+}
+
+private func evaluate(_ text: String, formulas: [String: String] = [:], file: BaseFileFacts = dune) throws -> BaseValue {
+    try evaluator(formulas: formulas).evaluate(try BaseExpressionParser.parse(text), row: BaseRow(facts: file))
+}
+
+/// A value as short text for comparisons: `5`, `"a"`, `[1, 2]`, `link(Frank Herbert→People/Frank Herbert.md)`.
+private func show(_ value: BaseValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .boolean(let flag): return String(flag)
+    case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    case .string(let text): return "\"\(text)\""
+    case .list(let items): return "[" + items.map(show).joined(separator: ", ") + "]"
+    case .link(let link): return "link(\(link.target)→\(link.resolvedPath ?? "nil"))"
+    case .file(let file): return "file(\(file.path))"
+    case .date(let date): return "date(\(date.isoText))"
+    case .object(let object): return "{" + object.entries.map { "\($0.key): \(show($0.value))" }.joined(separator: ", ") + "}"
+    default: return value.typeName
+    }
+}
+
+private func failure(_ text: String, formulas: [String: String] = [:]) -> BaseEvaluationError? {
+    do {
+        _ = try evaluate(text, formulas: formulas)
+        return nil
+    } catch let error as BaseEvaluationError {
+        return error
+    } catch {
+        return BaseEvaluationError("unexpected: \(error)")
+    }
+}
+
+@Suite("Bases expressions: evaluation") struct BaseEvaluatorTests {
+    @Test("a bare name, note.name and note[\"name\"] read the note's property; a missing one is null")
+    func noteProperties() throws {
+        #expect(show(try evaluate("price")) == "12.5")
+        #expect(show(try evaluate("note.price")) == "12.5")
+        #expect(show(try evaluate(#"note["my key"]"#)) == "\"spaced\"")
+        #expect(show(try evaluate("nothing")) == "null")
+        #expect(show(try evaluate("note.nothing")) == "null")
+    }
+
+    @Test("formulas read properties and other formulas, each computed once per row")
+    func formulas() throws {
+        let formulas = ["ppu": "price / age", "label": #"title + ": " + formula.ppu"#]
+        #expect(show(try evaluate("formula.ppu", formulas: formulas)) == "2.5")
+        #expect(show(try evaluate("formula.label", formulas: formulas)) == "\"Dune: 2.5\"")
+        #expect(show(try evaluate(#"formula["ppu"] * 2"#, formulas: formulas)) == "5")
+    }
+
+    @Test("a formula that reaches itself fails with a message naming it, not a hang")
+    func circularFormula() throws {
+        let error = try #require(failure("formula.a", formulas: ["a": "formula.b + 1", "b": "formula.a"]))
+        #expect(error.message.contains("refers to itself"))
+    }
+
+    @Test("&& and || return one of their operands, as in JavaScript; ! gives a boolean")
+    func logicalOperators() throws {
+        #expect(show(try evaluate(#"nothing || "default""#)) == "\"default\"")
+        #expect(show(try evaluate(#"title || "default""#)) == "\"Dune\"")
+        #expect(show(try evaluate("price && age")) == "5")
+        #expect(show(try evaluate("empty && age")) == "null")
+        #expect(show(try evaluate("!nothing")) == "true")
+        #expect(show(try evaluate("!!title")) == "true")
+    }
+
+    @Test("if() evaluates only the branch it takes")
+    func lazyIf() throws {
+        #expect(show(try evaluate(#"if(price, "$" + price, "a" - 1)"#)) == "\"$12.5\"")
+        #expect(show(try evaluate("if(nothing, 1)")) == "null")
+        #expect(failure(#"if(nothing, 1, "a" - 1)"#) != nil)
+        #expect(failure("if(1)")?.message.contains("`if` takes") == true)
+    }
+
+    @Test("filter, map and reduce bind value, index and acc; an inner list function has its own value")
+    func listFunctions() throws {
+        #expect(show(try evaluate("[1,2,3,4].filter(value > 2)")) == "[3, 4]")
+        #expect(show(try evaluate("[1,2,3,4].map(value + 1)")) == "[2, 3, 4, 5]")
+        #expect(show(try evaluate("[5,6,7].map(index)")) == "[0, 1, 2]")
+        #expect(show(try evaluate("[1,2,3].reduce(acc + value, 0)")) == "6")
+        #expect(show(try evaluate("[3,9,4].reduce(if(acc == null || value > acc, value, acc), null)")) == "9")
+        #expect(show(try evaluate("[[1,2],[3]].map(value.map(value * 10))")) == "[[10, 20], [30]]")
+        #expect(show(try evaluate("nothing.filter(value)")) == "null")
+        #expect(failure("price.filter(value)")?.message.contains("works on lists") == true)
+        #expect(failure("[1].reduce(acc)")?.message.contains("initial") == true)
+    }
+
+    @Test("file is the row's file, and its fields and functions work on it")
+    func fileObject() throws {
+        #expect(show(try evaluate("file.path")) == "\"Books/Dune.md\"")
+        #expect(show(try evaluate("file.file")) == "file(Books/Dune.md)")
+        #expect(show(try evaluate("file.size")) == "1200")
+    }
+
+    @Test("this is the base's file or the embedding note: its properties and file fields")
+    func this() throws {
+        #expect(show(try evaluate("this")) == "file(People/Frank Herbert.md)")
+        #expect(show(try evaluate("this.born")) == "1920")
+        #expect(show(try evaluate("this.file.path")) == "\"People/Frank Herbert.md\"")
+    }
+
+    @Test("a link property equals the file it resolves to (author == this), and list(…).contains(this) finds it")
+    func linksAndFiles() throws {
+        #expect(show(try evaluate("author == this")) == "true")
+        #expect(show(try evaluate("author != this")) == "false")
+        #expect(show(try evaluate("list(author).contains(this)")) == "true")
+        #expect(show(try evaluate("file.links.contains(this.file)")) == "true")
+        #expect(show(try evaluate("author.born")) == "1920")
+    }
+
+    @Test("date arithmetic follows the help: durations as text, months on the calendar, date minus date a duration")
+    func dateArithmetic() throws {
+        let date = try evaluate(#"date("2024-12-01") + "1M" + "4h" + "3m""#)
+        guard case .date(let result) = date else { Issue.record("not a date: \(show(date))"); return }
+        #expect((result.year, result.month, result.day, result.hour, result.minute) == (2025, 1, 1, 4, 3))
+        // A date minus a date is a duration that equals its milliseconds, with whole units as fields.
+        #expect(show(try evaluate(#"(now() + "1d") - now() == 86400000"#)) == "true")
+        #expect(show(try evaluate(#"(now() + "1d") - now() > 86399999"#)) == "true")
+        #expect(show(try evaluate(#"(date("2025-06-01") - today()).days"#)) == "5")
+        #expect(show(try evaluate(#"(today() - date("2025-05-20 12:00")).days"#)) == "6")
+        #expect(show(try evaluate(#"(now() - date("2025-05-27")).hours"#)) == "10")
+        #expect(show(try evaluate(#"date("2025-01-10") - "1 week" == date("2025-01-03")"#)) == "true")
+        #expect(show(try evaluate(#"now() > date("2025-05-27")"#)) == "true")
+        #expect(show(try evaluate(#"today() == date("2025-05-27")"#)) == "true")
+        #expect(show(try evaluate(#"date("2025-01-31") + duration("1d") * 2 == date("2025-02-02")"#)) == "true")
+        #expect(failure(#"now() + "soon""#)?.message.contains("not a duration") == true)
+    }
+
+    @Test("arithmetic: numbers as JavaScript, text joins, null gives null, wrong types are errors with a fix")
+    func arithmetic() throws {
+        #expect(show(try evaluate("(price / age).toFixed(2)")) == "\"2.50\"")
+        #expect(show(try evaluate("7 % 3 + 2 * 3 - 1")) == "6")
+        #expect(show(try evaluate(#""a" + 1 + 2"#)) == "\"a12\"")
+        #expect(show(try evaluate("price + nothing")) == "null")
+        #expect(show(try evaluate("-price")) == "-12.5")
+        let error = try #require(failure(#""a" - 1"#))
+        #expect(error.message.contains("cannot subtract text \"a\" and number 1"))
+        #expect(error.message.contains("number(…)"))
+        #expect(error.range == 0..<7)
+        #expect(failure("2 * duration(\"5h\")")?.message.contains("duration on the left") == true)
+    }
+
+    @Test("comparisons with null are false, never errors; == compares any values")
+    func comparisons() throws {
+        #expect(show(try evaluate("nothing > 5")) == "false")
+        #expect(show(try evaluate("nothing < 5")) == "false")
+        #expect(show(try evaluate("nothing == null")) == "true")
+        #expect(show(try evaluate(#"status == "reading""#)) == "true")
+        #expect(show(try evaluate("tags == [\"book\", \"scifi\"]")) == "true")
+    }
+
+    @Test("indexing: lists by number, objects by key, out of range is null")
+    func indexing() throws {
+        #expect(show(try evaluate("tags[0]")) == "\"book\"")
+        #expect(show(try evaluate("tags[5]")) == "null")
+        #expect(show(try evaluate(#"{"a": {"b": 2}}["a"].b"#)) == "2")
+        #expect(failure("tags[\"x\"]")?.message.contains("cannot index") == true)
+    }
+
+    @Test("unknown functions are errors that suggest the nearest name")
+    func unknownFunctions() throws {
+        #expect(failure("title.lowr()")?.message.contains("did you mean `lower()`") == true)
+        #expect(failure("nosuch(1)")?.message.contains("unknown function `nosuch()`") == true)
+        #expect(failure("contains(1)")?.message.contains("called on a value") == true)
+    }
+}
