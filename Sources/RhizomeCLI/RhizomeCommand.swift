@@ -16,7 +16,7 @@ public struct RhizomeCommand: ParsableCommand {
             IndexCommand.self, StatsCommand.self, NoteCommand.self, LinksCommand.self, BacklinksCommand.self,
             UnresolvedCommand.self, OrphansCommand.self, DeadendsCommand.self, TagsCommand.self, TasksCommand.self,
             PropertiesCommand.self, SearchCommand.self, OpenCommand.self, CompletionsCommand.self, NeighborsCommand.self, PathCommand.self, GraphCommand.self,
-            SQLCommand.self, QueryCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
+            SQLCommand.self, QueryCommand.self, BaseCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
             MoveCommand.self, TrashCommand.self, UndoCommand.self, HistoryCommand.self, AppendCommand.self, PrependCommand.self, SetCommand.self, UnsetCommand.self, TaskCommand.self, RenameHeadingCommand.self, DailyCommand.self,
             SchemaCommand.self, TypesCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, InitCommand.self, WatchCommand.self, MCPCommand.self, ExploreCommand.self, ReflectCommand.self, UsageCommand.self,
         ])

@@ -8,7 +8,7 @@ struct ValidateCommand: RhizomeSubcommand {
 
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check notes' frontmatter against their type's schema, and ids and references across the vault.",
+        abstract: "Check notes' frontmatter against their type's schema, ids and references across the vault, and .base files.",
         discussion: "Exit status 1 when any error is found. `rhizome schema TYPE` shows what a type expects; `rhizome fix` repairs what it safely can.")
 
     @OptionGroup var global: GlobalOptions
@@ -31,13 +31,25 @@ struct ValidateCommand: RhizomeSubcommand {
         }
         let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: try session.store.notePaths(), resolveNote: { try? session.store.resolveNote($0)?.path })
         let wantedType = type.map { catalog.schema(forTypeValue: $0)?.type ?? $0 }
-        let findings = try session.store.validationFindings().filter { item in
+        var findings = try session.store.validationFindings().filter { item in
             guard let path = item.finding.path, filter.includes(path) else { return filter.prefixes.isEmpty && type == nil }
             // Excluded notes (templates) are left alone entirely, parse findings included.
             if catalog.config.isExcluded(path) { return false }
             guard let wantedType else { return true }
             return item.schemaType == wantedType || item.declaredType == type
         }.map(\.finding)
+        // `.base` files have no type: checked unless the run is about one type.
+        if type == nil {
+            let bases = try session.store.baseFindings().filter { finding in
+                guard let path = finding.path else { return false }
+                return filter.includes(path) && !catalog.config.isExcluded(path)
+            }
+            findings = (findings + bases).enumerated().sorted { a, b in
+                if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
+                if a.element.path != b.element.path { return (a.element.path ?? "") < (b.element.path ?? "") }
+                return a.offset < b.offset
+            }.map(\.element)
+        }
         let typed = try session.store.typedNotes().filter { note in
             filter.includes(note.path) && note.type != nil && (wantedType == nil || note.type == wantedType)
         }

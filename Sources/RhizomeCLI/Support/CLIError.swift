@@ -3,12 +3,14 @@ enum CLIError: Error, CustomStringConvertible {
     case noteNotFound(argument: String, suggestions: [String])
     case invalidArgument(String)
     case searchSyntax(query: String, reason: String)
+    case baseNotFound(argument: String, suggestions: [String])
 
     var code: String {
         switch self {
         case .noteNotFound: return "note-not-found"
         case .invalidArgument: return "invalid-argument"
         case .searchSyntax: return "search-syntax"
+        case .baseNotFound: return "base-not-found"
         }
     }
 
@@ -22,6 +24,10 @@ enum CLIError: Error, CustomStringConvertible {
             return message
         case .searchSyntax(let query, let reason):
             return "the search `\(query)` is not valid FTS5 syntax (\(reason)). Drop --raw to search for plain words."
+        case .baseNotFound(let argument, let suggestions):
+            var text = "no .base file matches `\(argument)` (FILE resolves like a wikilink, with or without `.base`)"
+            text += suggestions.isEmpty ? ". This vault has no .base files" : ". Did you mean: " + suggestions.joined(separator: ", ") + "?"
+            return text
         }
     }
 }

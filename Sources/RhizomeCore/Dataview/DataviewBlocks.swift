@@ -7,8 +7,9 @@ public struct DataviewBlock: Sendable, Hashable {
     public var query: String
 
     /// Finds the blocks in `text` (fenced with three or more backticks or tildes; the info string's first
-    /// word is `dataview`, in any case). Other fenced blocks are skipped whole.
-    public static func find(in text: String) -> [DataviewBlock] {
+    /// word is `language`, in any case: `dataview`, or `base` for Obsidian's embedded bases). Other fenced
+    /// blocks are skipped whole.
+    public static func find(in text: String, language: String = "dataview") -> [DataviewBlock] {
         var blocks: [DataviewBlock] = []
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasSuffix("\r") ? line.dropLast() : line
@@ -29,7 +30,7 @@ public struct DataviewBlock: Sendable, Hashable {
                 body.append(lines[index])
                 index += 1
             }
-            if info.split(separator: " ").first?.lowercased() == "dataview" {
+            if info.split(separator: " ").first?.lowercased() == language {
                 blocks.append(DataviewBlock(openingLine: opening + 1, closingLine: closing + 1, query: body.joined(separator: "\n")))
             }
             index = closing + 1
