@@ -632,29 +632,14 @@ public final class Indexer {
         }
     }
 
-    /// `transform` over `items` on `workers` threads (each takes the next item not taken yet, so that a thread
-    /// slowed down by other work on its core leaves more to the others); results in order.
+    /// `transform` over `items` on `workers` threads, results in order (`ParallelMap`).
     static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], workers: Int, _ transform: @Sendable (T) -> R) -> [R] {
-        parallelMap(items, workers: workers) { _, item in transform(item) }
+        ParallelMap.map(items, workers: workers, transform)
     }
 
     /// `transform` also gets the number of the worker that runs it (below `workers`; one thread each).
     static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], workers: Int, _ transform: @Sendable (Int, T) -> R) -> [R] {
-        let buffer = ResultBuffer<R>(pointer: .allocate(capacity: items.count))
-        buffer.pointer.initialize(repeating: nil)
-        defer {
-            // Release the results before freeing the memory (deallocate alone would leak them).
-            buffer.pointer.deinitialize()
-            buffer.pointer.deallocate()
-        }
-        let workerCount = max(1, min(workers, items.count))
-        let next = WorkCounter()
-        DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
-            while let index = next.claim(below: items.count) {
-                buffer.pointer[index] = transform(worker, items[index])  // each slot is written by one thread only
-            }
-        }
-        return buffer.pointer.map { $0! }
+        ParallelMap.map(items, workers: workers, transform)
     }
 
     private struct LoadedSchemas {
@@ -822,25 +807,6 @@ public final class Indexer {
 
     private func milliseconds(since start: ContinuousClock.Instant, clock: ContinuousClock) -> Double {
         (clock.now - start).inMilliseconds
-    }
-}
-
-/// Slots written by worker threads, one thread per slot, read after they all finish.
-private struct ResultBuffer<R>: @unchecked Sendable {
-    let pointer: UnsafeMutableBufferPointer<R?>
-}
-
-/// Hands out item numbers to worker threads, each number once, in order.
-private final class WorkCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-
-    func claim(below count: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
     }
 }
 
