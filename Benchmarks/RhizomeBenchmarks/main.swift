@@ -5,6 +5,7 @@
 ///     swift run -c release rhizome-benchmark --watch 10000   # save-to-query latency of a watcher
 ///     swift run -c release rhizome-benchmark --dataview 10000   # Dataview query latency
 ///     swift run -c release rhizome-benchmark --dataview 10000 --query 2   # one of its queries
+///     swift run -c release rhizome-benchmark --bases 10000 [--base 2]   # Obsidian bases' latency
 ///     swift run -c release rhizome-benchmark --cold 10000 [--full-text] [--report-rss]   # one cold index, to profile
 ///     swift run -c release rhizome-benchmark --parse 10000   # parsing and resolving alone, one thread, to profile
 ///     swift run -c release rhizome-benchmark --move 10000 [--repeat 3]   # link-safe mv of a hub note and a folder, undo
@@ -107,6 +108,13 @@ if let questions = value(of: "--retrieval") {
 if let size = value(of: "--dataview").flatMap(Int.init) {
     runMode("dataview benchmark") {
         try DataviewBenchmark(noteCount: size, workRoot: workRoot, onlyQuery: value(of: "--query").flatMap(Int.init)).run()
+    }
+}
+
+// `--bases N`: Obsidian bases over an indexed vault.
+if let size = value(of: "--bases").flatMap(Int.init) {
+    runMode("bases benchmark") {
+        try BasesBenchmark(noteCount: size, workRoot: workRoot, onlyBase: value(of: "--base").flatMap(Int.init)).run()
     }
 }
 

@@ -27,6 +27,9 @@ public enum BaseComparison {
             guard let x = looseNumber(a), let y = looseNumber(b) else { return false }
             return x == y
         case (.date(let x), .date(let y)):
+            if x.offsetMinutes == nil, y.offsetMinutes == nil {
+                return x.wallClockMilliseconds == y.wallClockMilliseconds
+            }
             return BaseDates.epochMilliseconds(of: x, timeZone: environment.timeZone)
                 == BaseDates.epochMilliseconds(of: y, timeZone: environment.timeZone)
         case (.date(let date), .string(let text)), (.string(let text), .date(let date)):
@@ -65,6 +68,11 @@ public enum BaseComparison {
         switch (a, b) {
         case (.string(let x), .string(let y)): return codeUnitOrder(x, y)
         case (.date(let x), .date(let y)):
+            // Both on the environment's wall clock (no offset): the clock's order is the instants' order, and
+            // needs no time-zone lookup (sorting 10,000 dates made 260,000 of them).
+            if x.offsetMinutes == nil, y.offsetMinutes == nil {
+                return numericOrder(Double(x.wallClockMilliseconds), Double(y.wallClockMilliseconds))
+            }
             return numericOrder(
                 BaseDates.epochMilliseconds(of: x, timeZone: environment.timeZone),
                 BaseDates.epochMilliseconds(of: y, timeZone: environment.timeZone))
@@ -248,5 +256,15 @@ public enum BaseComparison {
         if a.count != b.count { return a.count < b.count ? -1 : 1 }
         for (left, right) in zip(a, b) where left != right { return left < right ? -1 : 1 }
         return 0
+    }
+}
+
+extension DataviewDate {
+    /// Milliseconds of the wall-clock time, a bare date as its midnight (its time fields may hold anything).
+    var wallClockMilliseconds: Int64 {
+        let local = localMilliseconds
+        guard !hasTime else { return local }
+        let intoDay = local % 86_400_000
+        return local - (intoDay < 0 ? intoDay + 86_400_000 : intoDay)
     }
 }

@@ -69,6 +69,12 @@ public struct BaseEvaluator: Sendable {
         case .identifier(let name):
             return try identifier(name, row: row, scope: scope)
         case .member(let receiver, let name):
+            // `x.backlinks.length`, the usual way to count backlinks, without making every row's list.
+            if name == "length", case .member(let owner, "backlinks") = receiver.kind,
+                case .file(let file) = try value(of: owner, row: row, scope: scope)
+            {
+                return .number(Double(environment.vault.backlinkCount(ofPath: file.path)))
+            }
             if case .identifier(let namespace) = receiver.kind, scope[namespace] == nil {
                 switch namespace {
                 case "formula": return try formula(name, row: row)

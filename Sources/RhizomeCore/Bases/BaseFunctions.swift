@@ -89,8 +89,7 @@ public enum BaseFunctions {
 
     /// A link to a vault file, written as Obsidian writes one: the path, without `.md` for notes.
     static func link(to file: BaseFileReference, display: String? = nil) -> BaseLink {
-        let target = file.path.hasSuffix(".md") ? String(file.path.dropLast(3)) : file.path
-        return BaseLink(target: target, display: display, resolvedPath: file.path)
+        BaseLink.to(file, display: display)
     }
 
     /// The vault file a link resolves to, if it exists.

@@ -61,7 +61,7 @@ extension BaseMethods {
         case "links": return .list(facts.links.map(BaseValue.link))
         case "embeds": return .list(facts.embeds.map(BaseValue.link))
         case "backlinks":
-            return .list(vault.backlinks(ofPath: file.path).map { .link(BaseFunctions.link(to: BaseFileReference(path: $0))) })
+            return .list(vault.backlinkLinks(ofPath: file.path).map(BaseValue.link))
         case "file": return .file(file)
         default: return nil
         }

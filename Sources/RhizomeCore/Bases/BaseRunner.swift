@@ -18,16 +18,35 @@ public struct BaseRunner: Sendable {
     public func run(viewNamed name: String?, files: [BaseFileFacts]) throws(BaseError) -> BaseResult {
         let (view, viewIndex) = try program.view(named: name)
         let filters = [program.filter, viewIndex.flatMap { program.viewFilters[$0] }].compactMap { $0 }
-        var rows: [BaseRow] = []
-        for file in files {
-            let row = BaseRow(facts: file)
-            var passes = true
-            for filter in filters where passes { passes = try self.passes(filter, row: row) }
-            if passes { rows.append(row) }
+        // Without sort keys Obsidian lists files by name; ties (and equal keys) fall back to the path.
+        let sortKeys = view.sort.isEmpty ? [BaseSortKey(property: BasePropertyName("file.name"), descending: false)] : view.sort
+
+        // Filters and sort keys row by row, on several threads for a large vault.
+        let workers = ParallelMap.workers(for: files.count, threshold: 2_000)
+        let chunkSize = max(256, (files.count + workers * 4 - 1) / (workers * 4))
+        let chunks = stride(from: 0, to: files.count, by: chunkSize).map { $0..<min($0 + chunkSize, files.count) }
+        let outcomes = ParallelMap.map(chunks, workers: workers) { range -> ([Kept], BaseError?) in
+            var kept: [Kept] = []
+            for index in range {
+                let row = BaseRow(facts: files[index])
+                do throws(BaseError) {
+                    var passes = true
+                    for filter in filters where passes { passes = try self.passes(filter, row: row) }
+                    guard passes else { continue }
+                } catch {
+                    return (kept, error)
+                }
+                kept.append(Kept(index: index, keys: sortKeys.map { key in (try? value(of: key.property, row: row)) ?? .null }))
+            }
+            return (kept, nil)
         }
-        let total = rows.count
-        rows = sorted(rows, by: view.sort)
-        if let limit = view.limit, limit >= 0, rows.count > limit { rows = Array(rows.prefix(limit)) }
+        // The error of the first file that failed, as a run on one thread would report it.
+        if let failure = outcomes.first(where: { $0.1 != nil })?.1 { throw failure }
+        let kept = outcomes.flatMap(\.0)
+        let total = kept.count
+        var order = sorted(kept, by: sortKeys, files: files)
+        if let limit = view.limit, limit >= 0, order.count > limit { order = Array(order.prefix(limit)) }
+        let rows = order.map { BaseRow(facts: files[$0]) }
 
         let properties = view.order.isEmpty ? [BasePropertyName("file.name")] : view.order
         let columns = properties.map { BaseResult.Column(property: $0.canonical, displayName: displayName(of: $0)) }
@@ -39,6 +58,12 @@ public struct BaseRunner: Sendable {
             result.groups = groups(rows, shown: shown, by: groupBy, view: view)
         }
         return result
+    }
+
+    /// A file that passed the filters, with its values of the sort keys.
+    private struct Kept: Sendable {
+        var index: Int
+        var keys: [BaseValue]
     }
 
     // MARK: Filters
@@ -98,20 +123,58 @@ public struct BaseRunner: Sendable {
 
     // MARK: Sorting and grouping
 
-    private func sorted(_ rows: [BaseRow], by keys: [BaseSortKey]) -> [BaseRow] {
+    /// The files' indexes in view order.
+    private func sorted(_ kept: [Kept], by keys: [BaseSortKey], files: [BaseFileFacts]) -> [Int] {
         let environment = evaluator.environment
-        // Without sort keys Obsidian lists files by name; ties (and equal keys) fall back to the path.
-        let effectiveKeys = keys.isEmpty ? [BaseSortKey(property: BasePropertyName("file.name"), descending: false)] : keys
-        let decorated = rows.map { row in
-            (row: row, keys: effectiveKeys.map { key in (try? value(of: key.property, row: row)) ?? .null })
-        }
-        return decorated.sorted { a, b in
-            for (index, key) in effectiveKeys.enumerated() {
-                let order = Self.order(a.keys[index], b.keys[index], descending: key.descending, environment: environment)
+        let columns = keys.indices.map { position in SortColumn(kept.map { $0.keys[position] }) }
+        return kept.indices.sorted { a, b in
+            for (position, key) in keys.enumerated() {
+                let order = columns[position].order(a, b, descending: key.descending, environment: environment)
                 if order != 0 { return order < 0 }
             }
-            return a.row.facts.path < b.row.facts.path
-        }.map(\.row)
+            return files[kept[a].index].path < files[kept[b].index].path
+        }.map { kept[$0].index }
+    }
+
+    /// One sort key's values for every row. When they are all numbers, or all dates on the environment's
+    /// clock (the usual columns to sort by), they compare as plain numbers, without `BaseComparison`.
+    private struct SortColumn {
+        let values: [BaseValue]
+        /// The values as numbers, nil for an empty value; nil when some value is neither.
+        let numbers: [Double?]?
+
+        init(_ values: [BaseValue]) {
+            self.values = values
+            var numbers: [Double?] = []
+            numbers.reserveCapacity(values.count)
+            var kind: Int? = nil  // 1 numbers, 2 dates: one kind only
+            for value in values {
+                switch value {
+                case .number(let number) where !number.isNaN && (kind ?? 1) == 1:
+                    kind = 1
+                    numbers.append(number)
+                case .date(let date) where date.offsetMinutes == nil && (kind ?? 2) == 2:
+                    kind = 2
+                    numbers.append(Double(date.wallClockMilliseconds))
+                case _ where value.isEmpty:
+                    numbers.append(nil)
+                default:
+                    self.numbers = nil
+                    return
+                }
+            }
+            self.numbers = numbers
+        }
+
+        func order(_ a: Int, _ b: Int, descending: Bool, environment: BaseEnvironment) -> Int {
+            guard let numbers else { return BaseRunner.order(values[a], values[b], descending: descending, environment: environment) }
+            switch (numbers[a], numbers[b]) {
+            case (nil, nil): return 0
+            case (nil, _): return 1
+            case (_, nil): return -1
+            case (let x?, let y?): return x == y ? 0 : ((x < y) != descending ? -1 : 1)
+            }
+        }
     }
 
     /// Empty values (null, `""`, `[]`) go last whichever the direction; others by `BaseComparison.sortOrder`.

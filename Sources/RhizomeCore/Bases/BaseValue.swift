@@ -127,6 +127,12 @@ public struct BaseLink: Sendable {
         self.resolvedPath = resolvedPath
     }
 
+    /// A link to a vault file, written as Obsidian writes one: the path, without `.md` for notes.
+    public static func to(_ file: BaseFileReference, display: String? = nil) -> BaseLink {
+        let target = file.path.hasSuffix(".md") ? String(file.path.dropLast(3)) : file.path
+        return BaseLink(target: target, display: display, resolvedPath: file.path)
+    }
+
     /// True for `https://…` and other URLs, which never resolve to a vault file.
     public var isExternal: Bool {
         guard let colon = target.firstIndex(of: ":") else { return false }

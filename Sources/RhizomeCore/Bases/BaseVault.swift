@@ -10,6 +10,21 @@ public protocol BaseVault: Sendable {
     func resolve(_ linkPath: String, from sourcePath: String) -> String?
     /// Paths of the files that link to `path`, in path order.
     func backlinks(ofPath path: String) -> [String]
+    /// `file.backlinks`: links to the files that link to `path`, in path order. A vault that keeps these
+    /// links made can return them without making new ones for every row.
+    func backlinkLinks(ofPath path: String) -> [BaseLink]
+    /// `file.backlinks.length`, without making the list.
+    func backlinkCount(ofPath path: String) -> Int
+}
+
+extension BaseVault {
+    public func backlinkCount(ofPath path: String) -> Int {
+        backlinks(ofPath: path).count
+    }
+
+    public func backlinkLinks(ofPath path: String) -> [BaseLink] {
+        backlinks(ofPath: path).map { BaseLink.to(BaseFileReference(path: $0)) }
+    }
 }
 
 /// A file as Bases sees it (the `file.*` properties).
@@ -35,9 +50,11 @@ public struct BaseFileFacts: Sendable {
         properties: BaseObject = BaseObject(), tags: [String] = [], links: [BaseLink] = [], embeds: [BaseLink] = []
     ) {
         self.path = path
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            ext = String(name[name.index(after: dot)...])
+        // By bytes, without splitting the path: this runs for every file of the vault.
+        let bytes = path.utf8
+        let nameStart = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        if let dot = bytes[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart {
+            ext = String(path[path.utf8.index(after: dot)...])
         } else {
             ext = ""
         }

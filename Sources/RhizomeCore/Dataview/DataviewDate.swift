@@ -51,6 +51,12 @@ public struct DataviewDate: Sendable, Hashable {
     }
 
     /// The local civil time of an instant.
+    /// The wall-clock time of a moment where the clock is `offsetSeconds` ahead of UTC (a caller that
+    /// converts many moments can look each zone offset up once, not once per moment).
+    public init(unixMilliseconds: Int64, offsetSeconds: Int) {
+        self = DataviewDate.fromLocalMilliseconds(unixMilliseconds + Int64(offsetSeconds) * 1000, offsetMinutes: nil, hasTime: true)
+    }
+
     public init(instant: Date, hasTime: Bool = true, timeZone: TimeZone = .current) {
         let offsetSeconds = timeZone.secondsFromGMT(for: instant)
         let localMilliseconds = Int64((instant.timeIntervalSince1970 * 1000).rounded(.down)) + Int64(offsetSeconds) * 1000

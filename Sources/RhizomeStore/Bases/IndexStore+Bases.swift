@@ -60,14 +60,22 @@ extension IndexStore {
     public func runBase(
         _ program: BaseProgram, viewNamed viewName: String?, thisPath: String?, now: Date = Date(), timeZone: TimeZone = .current
     ) throws -> BaseResult {
-        let vault = try IndexedBaseVault(store: self, needs: IndexedBaseVault.Needs(program: program))
+        var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "base")
+        defer { phases.finish() }
+        let viewIndex = try program.view(named: viewName).index
+        let vault = try IndexedBaseVault(
+            store: self, needs: IndexedBaseVault.Needs(program: program), candidates: program.candidateConditions(viewIndex: viewIndex) ?? [],
+            phases: &phases)
         let environment = BaseEnvironment(vault: vault, now: now, timeZone: timeZone)
-        return try BaseRunner(program: program, environment: environment, thisPath: thisPath).run(viewNamed: viewName, files: vault.files)
+        let result = try BaseRunner(program: program, environment: environment, thisPath: thisPath).run(viewNamed: viewName, files: vault.files)
+        phases.mark("evaluate")
+        return result
     }
 
     /// Each view's name, type and number of rows (before its `limit`).
     public func baseViewCounts(_ program: BaseProgram, thisPath: String?, now: Date = Date()) throws -> [(name: String, type: String, total: Int)] {
-        let vault = try IndexedBaseVault(store: self, needs: IndexedBaseVault.Needs(program: program))
+        var phases = PhaseTimer(enabled: false)
+        let vault = try IndexedBaseVault(store: self, needs: IndexedBaseVault.Needs(program: program), phases: &phases)
         let runner = BaseRunner(program: program, environment: BaseEnvironment(vault: vault, now: now), thisPath: thisPath)
         let names: [String?] = program.document.views.isEmpty ? [nil] : program.document.views.map(\.name)
         var counts: [(String, String, Int)] = []
