@@ -58,7 +58,7 @@ struct BaseCommand: RhizomeSubcommand {
         guard let record = try session.store.resolveBase(file) else {
             throw CLIError.baseNotFound(argument: file, suggestions: try session.store.baseSuggestions(for: file))
         }
-        let program = try BaseProgram.load(text: try readText(record.path, session: session), path: record.path)
+        let program = try session.store.baseProgram(atPath: record.path)
         let thisPath = try this.map { try session.note($0).path } ?? record.path
         if views {
             let counts = try session.store.baseViewCounts(program, thisPath: thisPath)
@@ -92,7 +92,7 @@ struct BaseCommand: RhizomeSubcommand {
         for embed in try session.store.outgoingLinks(of: origin.id) where embed.kind == "embed" {
             guard let target = embed.target, target.lowercased().hasSuffix(".base") else { continue }
             let outcome = Result { () throws -> BaseResult in
-                let program = try BaseProgram.load(text: try readText(target, session: session), path: target)
+                let program = try session.store.baseProgram(atPath: target)
                 let viewName = embed.subpath.flatMap { $0.isEmpty ? nil : $0 }
                 return try session.store.runBase(program, viewNamed: viewName, thisPath: origin.path)
             }

@@ -12,6 +12,7 @@ public struct BaseError: RhizomeError, LocalizedError, Equatable {
         case circularFormula = "base-circular-formula"
         case unknownView = "base-unknown-view"
         case evaluation = "base-evaluation"
+        case unreadable = "base-unreadable"
     }
 
     public var kind: Kind

@@ -15,6 +15,18 @@ extension IndexStore {
         return nil
     }
 
+    /// Reads and compiles the `.base` file at vault path `path` (`BaseError` when it is wrong or unreadable).
+    public func baseProgram(atPath path: String) throws -> BaseProgram {
+        guard let vaultPath = try indexedVaultPath(),
+            case .success(let bytes) = FileReader.read(DiskPath(vaultPath + "/" + path), maxBytes: 16 << 20)
+        else {
+            throw BaseError(
+                .unreadable, "the base file cannot be read", path: path,
+                fix: "check that it exists, is readable and under 16 MiB, then run `rhizome index`")
+        }
+        return try BaseProgram.load(text: String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
     /// Paths of `.base` files with a name close to `argument`, for "did you mean".
     public func baseSuggestions(for argument: String, limit: Int = 5) throws -> [String] {
         let all = try connection.prepare("SELECT path FROM file WHERE extension = 'base' ORDER BY path").rows { $0.text(0) }
