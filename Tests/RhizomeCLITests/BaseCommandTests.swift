@@ -182,6 +182,25 @@ import RhizomeTestSupport
         #expect(paths.count == 13)
     }
 
+    @Test func aMapViewReturnsItsCoordinatesIconAndColorWithTheRows() throws {
+        defer { cli.cleanUp() }
+        try vault.write("Places/Café.md", "---\ncoordinates: [48.85837, 2.294481]\nicon: coffee\n---\n")
+        try vault.write("Bases/Places.base", """
+            filters: file.inFolder("Places")
+            views:
+              - type: map
+                name: Map
+                order: [file.basename]
+                coordinates: note.coordinates
+                markerIcon: note.icon
+            """)
+        let data = try json("Places")["data"]
+        #expect(data["view"] == ["name": "Map", "type": "map"])
+        #expect(data["columns"].array?.map { $0["property"] } == ["file.basename", "note.coordinates", "note.icon"])
+        #expect(data["rows"][0]["values"]["note.coordinates"] == [48.85837, 2.294481])
+        #expect(data["rows"][0]["values"]["note.icon"] == "coffee")
+    }
+
     // MARK: Errors
 
     @Test func aFormulaThatFailsShowsItsErrorInItsCellOnly() throws {

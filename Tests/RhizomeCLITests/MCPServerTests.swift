@@ -290,7 +290,7 @@ import RhizomeTestSupport
 
         // The server still serves, and the refused statements wrote nothing.
         let count = try session.call("query", ["sql": "SELECT count(*) FROM files"])
-        #expect(count.body["data"]["rows"] == [[63]])
+        #expect(count.body["data"]["rows"] == [[66]])
         #expect(try session.call("tags", ["tag": "y"]).body["data"] == [])
 
         #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")

@@ -17,9 +17,9 @@ import RhizomeTestSupport
         let watcher = try launchWatch(vault)
         defer { watcher.stop() }
 
-        // Vault-Example: 60 notes, a canvas and two attachments; 313 links, 11 of them unresolved.
+        // Vault-Example: 60 notes, a canvas, two attachments and three bases; 313 links, 11 of them unresolved.
         let ready = try #require(watcher.outputLine(within: .seconds(20)) { $0.contains("ready") }, "no ready line; stderr: \(watcher.errorText)")
-        #expect(ready.wholeMatch(of: /\d\d:\d\d:\d\d\.\d{3}  ready · 60 notes · 313 links \(11 unresolved\) · added 63, modified 0, removed 0 · [\d.,]+ ms/) != nil, "\(ready)")
+        #expect(ready.wholeMatch(of: /\d\d:\d\d:\d\d\.\d{3}  ready · 60 notes · 313 links \(11 unresolved\) · added 66, modified 0, removed 0 · [\d.,]+ ms/) != nil, "\(ready)")
         #expect(watcher.errorText.contains("Watching \(vault.path)"))
 
         try vault.write("Ideas/Fresh idea.md", "# Fresh idea\n\nSee [[SQLite FTS5 docs]].\n")
@@ -69,7 +69,7 @@ import RhizomeTestSupport
         #expect(data["notes"] == 60)
         #expect(data["links"] == 313)
         #expect(data["unresolvedLinks"] == 11)
-        #expect(data["added"] == 63)
+        #expect(data["added"] == 66)
         #expect(data["walkedVault"] == true)
         #expect(data["changedPaths"].isNull)
         #expect(data["findings"].array != nil)

@@ -48,7 +48,12 @@ public struct BaseRunner: Sendable {
         if let limit = view.limit, limit >= 0, order.count > limit { order = Array(order.prefix(limit)) }
         let rows = order.map { BaseRow(facts: files[$0]) }
 
-        let properties = view.order.isEmpty ? [BasePropertyName("file.name")] : view.order
+        // The layouts' own properties are data too: a card's image, a map pin's coordinates, icon and color.
+        var properties = view.order.isEmpty ? [BasePropertyName("file.name")] : view.order
+        for layoutProperty in [view.image, view.coordinates, view.markerIcon, view.markerColor].compactMap({ $0 })
+        where !properties.contains(layoutProperty) {
+            properties.append(layoutProperty)
+        }
         let columns = properties.map { BaseResult.Column(property: $0.canonical, displayName: displayName(of: $0)) }
         let shown = rows.map { row in BaseResult.Row(path: row.facts.path, cells: properties.map { cell($0, row: row) }) }
         var result = BaseResult(
