@@ -17,6 +17,7 @@ struct FixedBaseVault: BaseVault {
 
     func resolve(_ linkPath: String, from sourcePath: String) -> String? {
         if files[linkPath] != nil { return linkPath }
+        if files[linkPath + ".md"] != nil { return linkPath + ".md" }
         return files.keys.sorted().first { path in
             let name = path.split(separator: "/").last.map(String.init) ?? path
             return name == linkPath || name == linkPath + ".md"
@@ -217,5 +218,91 @@ private func failure(_ text: String, formulas: [String: String] = [:]) -> BaseEv
         #expect(failure("title.lowr()")?.message.contains("did you mean `lower()`") == true)
         #expect(failure("nosuch(1)")?.message.contains("unknown function `nosuch()`") == true)
         #expect(failure("contains(1)")?.message.contains("called on a value") == true)
+    }
+
+    /// Every example of Obsidian's Functions page, parsed and evaluated as a base would (expected values as
+    /// the help states them).
+    @Test("every example on the help's Functions page gives the result the help states")
+    func helpFunctionExamples() throws {
+        let examples: [(String, String)] = [
+            (#"escapeHTML("<b>a & b</b>")"#, #""&lt;b&gt;a &amp; b&lt;/b&gt;""#),
+            (#"if(nothing, "Modified", "Unmodified")"#, #""Unmodified""#),
+            (#"list("value")"#, #"["value"]"#),
+            ("list([1, 2])", "[1, 2]"),
+            ("max(1, 5, 3)", "5"),
+            ("min(4, 2, 8)", "2"),
+            (#"number("3.4")"#, "3.4"),
+            ("number(true)", "1"),
+            ("1.isTruthy()", "true"),
+            (#""example".isType("string")"#, "true"),
+            (#"true.isType("boolean")"#, "true"),
+            ("123.toString()", #""123""#),
+            (#"date("2025-05-27").format("YYYY-MM-DD")"#, #""2025-05-27""#),
+            (#"now().date().format("YYYY-MM-DD HH:mm:ss")"#, #""2025-05-27 00:00:00""#),
+            (#"date("2025-05-27 23:59:59").time()"#, #""23:59:59""#),
+            (#"date("2025-05-24 10:30").relative()"#, #""3 days ago""#),
+            ("now().isEmpty()", "false"),
+            (#""hello".contains("ell")"#, "true"),
+            (#""hello".containsAll("h", "e")"#, "true"),
+            (#""hello".containsAny("x", "y", "e")"#, "true"),
+            (#""hello".endsWith("lo")"#, "true"),
+            (#""Hello world".isEmpty()"#, "false"),
+            (#""".isEmpty()"#, "true"),
+            (#""HeLLo".lower()"#, #""hello""#),
+            (#""a:b:c:d".replace(/:/, "-")"#, #""a-b:c:d""#),
+            (#""a:b:c:d".replace(/:/g, "-")"#, #""a-b-c-d""#),
+            (#""John Smith".replace(/(\w+) (\w+)/, "$2, $1")"#, #""Smith, John""#),
+            (#""123".repeat(2)"#, #""123123""#),
+            (#""hello".reverse()"#, #""olleh""#),
+            (#""hello".slice(1, 4)"#, #""ell""#),
+            (#""a,b,c,d".split(",", 3)"#, #"["a", "b", "c"]"#),
+            (#""a,b,c,d".split(/,/, 3)"#, #"["a", "b", "c"]"#),
+            (#""hello".startsWith("he")"#, "true"),
+            (#""hello world".title()"#, #""Hello World""#),
+            (#""  hi  ".trim()"#, #""hi""#),
+            (#""hello".length"#, "5"),
+            ("(-5).abs()", "5"),
+            ("(2.1).ceil()", "3"),
+            ("(2.9).floor()", "2"),
+            ("5.isEmpty()", "false"),
+            ("(2.5).round()", "3"),
+            ("(2.3333).round(2)", "2.33"),
+            ("(3.14159).toFixed(2)", #""3.14""#),
+            ("[1,2,3].contains(2)", "true"),
+            ("[1,2,3].containsAll(2,3)", "true"),
+            ("[1,2,3].containsAny(3,4)", "true"),
+            ("[1,[2,3]].flat()", "[1, 2, 3]"),
+            ("[1,2,3].isEmpty()", "false"),
+            (#"[1,2,3].join(",")"#, #""1,2,3""#),
+            ("[1,2,3].reverse()", "[3, 2, 1]"),
+            ("[1,2,3,4].slice(1,3)", "[2, 3]"),
+            ("[3, 1, 2].sort()", "[1, 2, 3]"),
+            (#"["c", "a", "b"].sort()"#, #"["a", "b", "c"]"#),
+            ("[1,2,2,3].unique()", "[1, 2, 3]"),
+            ("[1,2,3].length", "3"),
+            (#"[1, "a", 5, 2].filter(value.isType("number")).reduce(if(acc == null || value > acc, value, acc), null)"#, "5"),
+            ("{}.isEmpty()", "true"),
+            (#"{"a": 1, "b": 2}.keys()"#, #"["a", "b"]"#),
+            (#"{"a": 1, "b": 2}.values()"#, "[1, 2]"),
+            (#"/abc/.matches("abcde")"#, "true"),
+            (#"file.hasTag("scifi")"#, "true"),
+            (#"file.hasTag("nope", "book")"#, "true"),
+            (#"file.inFolder("Books")"#, "true"),
+            (#"file.hasProperty("price")"#, "true"),
+            (#"file.hasLink(this)"#, "true"),
+            (#"link("People/Frank Herbert").asFile() == this"#, "true"),
+            (#"author.linksTo(file)"#, "false"),
+            (#"file.asLink().toString()"#, #""Books/Dune""#),
+        ]
+        for (text, expected) in examples {
+            let value: BaseValue
+            do {
+                value = try evaluate(text)
+            } catch {
+                Issue.record("\(text) failed: \(error)")
+                continue
+            }
+            #expect(show(value) == expected, "\(text)")
+        }
     }
 }
