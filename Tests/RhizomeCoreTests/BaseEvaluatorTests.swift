@@ -305,4 +305,26 @@ private func failure(_ text: String, formulas: [String: String] = [:]) -> BaseEv
             #expect(show(value) == expected, "\(text)")
         }
     }
+
+    @Test("formulas used more than 64 deep are refused before running, and deep evaluation stops with an error, not a crash")
+    func depthLimits() throws {
+        let chain = (0..<70).map { "  f\($0): formula.f\($0 + 1) + 1" }.joined(separator: "\n") + "\n  f70: price"
+        #expect(throws: BaseError.self) { try BaseProgram.load(text: "formulas:\n" + chain, path: "deep.base") }
+        do {
+            _ = try BaseProgram.load(text: "formulas:\n" + chain, path: "deep.base")
+        } catch {
+            #expect(error.kind == .tooDeep)
+            #expect(error.message.contains("more than 64 deep"))
+        }
+        // 60 formulas, each 40 levels deep: within both static limits, past what one row may evaluate
+        // (this runs on a test thread, whose stack is smaller than the main thread's).
+        let nested = String(repeating: "-(", count: 40) + "x" + String(repeating: ")", count: 40)
+        var formulas: [String: String] = [:]
+        for index in 0..<60 { formulas["f\(index)"] = nested.replacingOccurrences(of: "x", with: "formula.f\(index + 1)") }
+        formulas["f60"] = "price"
+        let error = try #require(failure("formula.f0", formulas: formulas))
+        #expect(error.message.contains("levels deep"), "\(error.message)")
+        let shallow = try #require(failure(String(repeating: "!", count: 250) + "price"))
+        #expect(shallow.isDepthLimit)
+    }
 }

@@ -10,6 +10,7 @@ public struct BaseError: RhizomeError, LocalizedError, Equatable {
         case syntax = "base-syntax"
         case unknownFunction = "base-unknown-function"
         case circularFormula = "base-circular-formula"
+        case tooDeep = "base-too-deep"
         case unknownView = "base-unknown-view"
         case evaluation = "base-evaluation"
         case unreadable = "base-unreadable"

@@ -13,6 +13,10 @@ public struct BaseEvaluator: Sendable {
     /// The file `this` refers to: the base itself, or the note embedding it.
     public let thisPath: String?
 
+    /// Nested evaluations one row may make (expression levels across the formulas it uses); a thread's
+    /// stack holds several times this many.
+    static let maximumDepth = 400
+
     public init(environment: BaseEnvironment, formulas: [String: BaseExpression] = [:], thisPath: String? = nil) {
         self.environment = environment
         self.formulas = formulas
@@ -39,6 +43,9 @@ public struct BaseEvaluator: Sendable {
         guard !row.formulasInProgress.contains(name) else {
             throw BaseEvaluationError("formula `\(name)` refers to itself (a circular formula)")
         }
+        guard row.formulasInProgress.count < BaseProgram.maximumFormulaDepth else {
+            throw BaseEvaluationError("formulas use formulas more than \(BaseProgram.maximumFormulaDepth) deep")
+        }
         row.formulasInProgress.insert(name)
         defer { row.formulasInProgress.remove(name) }
         let result: Result<BaseValue, BaseEvaluationError>
@@ -54,6 +61,12 @@ public struct BaseEvaluator: Sendable {
     // MARK: Expressions
 
     private func value(of expression: BaseExpression, row: BaseRow, scope: [String: BaseValue]) throws(BaseEvaluationError) -> BaseValue {
+        // Deep expressions inside deep formulas: stop well before a worker thread's stack would overflow.
+        row.depth += 1
+        defer { row.depth -= 1 }
+        guard row.depth <= Self.maximumDepth else {
+            throw BaseEvaluationError("evaluating this goes more than \(Self.maximumDepth) levels deep (formulas within formulas)", range: expression.range, isDepthLimit: true)
+        }
         do {
             return try unlocated(expression, row: row, scope: scope)
         } catch var error {
@@ -277,6 +290,7 @@ public final class BaseRow {
     public let facts: BaseFileFacts
     var formulaValues: [String: Result<BaseValue, BaseEvaluationError>] = [:]
     var formulasInProgress: Set<String> = []
+    var depth = 0
 
     public init(facts: BaseFileFacts) {
         self.facts = facts

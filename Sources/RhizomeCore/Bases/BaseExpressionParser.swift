@@ -35,7 +35,7 @@ public struct BaseExpressionParser {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else {
-            throw BaseEvaluationError("the expression nests deeper than \(Self.maximumDepth) levels", range: position..<position + 1)
+            throw BaseEvaluationError("the expression nests deeper than \(Self.maximumDepth) levels", range: position..<position + 1, isDepthLimit: true)
         }
         var left = try unary()
         while true {
@@ -62,7 +62,7 @@ public struct BaseExpressionParser {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else {
-            throw BaseEvaluationError("the expression nests deeper than \(Self.maximumDepth) levels", range: start..<start + 1)
+            throw BaseEvaluationError("the expression nests deeper than \(Self.maximumDepth) levels", range: start..<start + 1, isDepthLimit: true)
         }
         let operand = try unary()
         return BaseExpression(.unary(op, operand), range: start..<operand.range.upperBound)

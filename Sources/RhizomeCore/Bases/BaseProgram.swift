@@ -80,7 +80,7 @@ public struct BaseProgram: Sendable {
         do {
             expression = try BaseExpressionParser.parse(source.text)
         } catch {
-            throw BaseError(.syntax, error.message, path: path, source: source, range: error.range)
+            throw BaseError(error.isDepthLimit ? .tooDeep : .syntax, error.message, path: path, source: source, range: error.range)
         }
         var unknown: BaseError? = nil
         expression.visit { node in
@@ -128,8 +128,18 @@ public struct BaseProgram: Sendable {
         }
     }
 
+    /// How deep formulas may use formulas (`formula.a` using `formula.b` using …): far beyond what a base
+    /// needs, and shallow enough that evaluating the chain cannot exhaust a thread's stack.
+    public static let maximumFormulaDepth = 64
+
     private func visit(_ name: String, trail: inout [String], finished: inout Set<String>) throws(BaseError) {
         guard !finished.contains(name) else { return }
+        if trail.count >= Self.maximumFormulaDepth {
+            throw BaseError(
+                .tooDeep, "formulas use formulas more than \(Self.maximumFormulaDepth) deep (formula.\(trail[0]) → … → formula.\(name))",
+                path: path, source: formulaSources[trail.last!]!, range: nil,
+                fix: "compute the value in fewer steps")
+        }
         if let start = trail.firstIndex(of: name) {
             let cycle = trail[start...] + [name]
             let reference = formulas[trail.last!]!.formulaReferences.first { $0.name == name }

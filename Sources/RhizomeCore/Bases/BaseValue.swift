@@ -193,9 +193,12 @@ public struct BaseRegex: @unchecked Sendable {
 public struct BaseEvaluationError: Error, Sendable, Equatable {
     public var message: String
     public var range: Range<Int>?
+    /// The expression nests deeper than Rhizome parses or evaluates (`base-too-deep`).
+    public var isDepthLimit: Bool
 
-    public init(_ message: String, range: Range<Int>? = nil) {
+    public init(_ message: String, range: Range<Int>? = nil, isDepthLimit: Bool = false) {
         self.message = message
         self.range = range
+        self.isDepthLimit = isDepthLimit
     }
 }

@@ -126,6 +126,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case baseUnknownFunction = "base-unknown-function"
     /// Formulas that refer to each other in a circle.
     case baseCircularFormula = "base-circular-formula"
+    /// Formulas that use formulas more deeply than Rhizome evaluates.
+    case baseTooDeep = "base-too-deep"
 
     /// Codes about frontmatter and schemas: what `rhizome validate` reports.
     public var isValidationCode: Bool {
