@@ -66,29 +66,6 @@ enum JSONText {
     }
 
     static func writeString(_ text: String, into output: inout String) {
-        output += "\""
-        var needsEscaping = false
-        for byte in text.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-            needsEscaping = true
-            break
-        }
-        if !needsEscaping {
-            output += text
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": output += "\\\""
-                case "\\": output += "\\\\"
-                case "\n": output += "\\n"
-                case "\r": output += "\\r"
-                case "\t": output += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        output += "\""
+        JSONString.write(text, into: &output)
     }
 }

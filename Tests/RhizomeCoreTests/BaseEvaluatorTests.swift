@@ -5,30 +5,6 @@ import Foundation
 import Testing
 @testable import RhizomeCore
 
-/// A vault of plain values: files by path, links resolved by file name.
-struct FixedBaseVault: BaseVault {
-    var files: [String: BaseFileFacts]
-
-    init(_ files: [BaseFileFacts]) {
-        self.files = Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0) })
-    }
-
-    func facts(ofPath path: String) -> BaseFileFacts? { files[path] }
-
-    func resolve(_ linkPath: String, from sourcePath: String) -> String? {
-        if files[linkPath] != nil { return linkPath }
-        if files[linkPath + ".md"] != nil { return linkPath + ".md" }
-        return files.keys.sorted().first { path in
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            return name == linkPath || name == linkPath + ".md"
-        }
-    }
-
-    func backlinks(ofPath path: String) -> [String] {
-        files.values.filter { $0.links.contains { $0.resolvedPath == path } }.map(\.path).sorted()
-    }
-}
-
 private let berlin = TimeZone(identifier: "Europe/Berlin")!
 /// 2025-05-27 10:30:00 in Berlin.
 private let fixedNow = Date(timeIntervalSince1970: 1_748_334_600)
@@ -47,7 +23,7 @@ private let dune = BaseFileFacts(
     tags: ["book", "scifi/classic"],
     links: [BaseLink(target: "Frank Herbert", resolvedPath: "People/Frank Herbert.md")])
 private let herbert = BaseFileFacts(path: "People/Frank Herbert.md", properties: BaseObject([("born", .number(1920))]))
-private let vault = FixedBaseVault([dune, herbert])
+private let vault = FunctionLibraryVault(files: [dune.path: dune, herbert.path: herbert])
 
 private func evaluator(formulas: [String: String] = [:], this: String? = "People/Frank Herbert.md") throws -> BaseEvaluator {
     var compiled: [String: BaseExpression] = [:]
