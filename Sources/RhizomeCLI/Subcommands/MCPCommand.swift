@@ -15,7 +15,7 @@ struct MCPCommand: RhizomeSubcommand {
             Speaks the Model Context Protocol on standard input and output, and watches the vault in the same process \
             so that answers are current (unless `rhizome watch` already watches it). Read tools: search, note, read_note, \
             recent_changes, backlinks, links, neighbors, path, unresolved, orphans, tags, tasks, properties, query \
-            (read-only SQL), validate, schema. Write tools (not with --read-only): create_note, append_to_note, \
+            (read-only SQL), dataview (a Dataview query), base (a view of an Obsidian .base file), validate, schema. Write tools (not with --read-only): create_note, append_to_note, \
             set_properties, move_note, delete_note (to .trash/), undo; each journaled and undoable, refused when the \
             note changed since `expectedHash`, and kept inside the vault. Calls run in parallel; each is stopped after \
             --timeout seconds (SQL inside SQLite, Dataview between rows) and can be cancelled (`notifications/cancelled`). \
