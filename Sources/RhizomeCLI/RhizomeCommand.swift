@@ -130,6 +130,8 @@ public enum CLI {
 
     private static func describe(_ error: Error) -> (code: String, message: String, status: ExitStatus) {
         switch error {
+        case let error as BaseError:
+            return (error.code, error.diagnostic, .usage)  // with the expression and a caret under the problem
         case let error as any RhizomeError:
             return (error.code, error.description, error.isUserMistake ? .usage : .internalFailure)
         case let error as VaultError:

@@ -147,6 +147,13 @@ import RhizomeTestSupport
         #expect(csv.hasPrefix("file.name,author,Stars,pages,published,Years old\r\nDune.md,Frank Herbert,5,412,1965-08-01,59\r\n"))
         let markdown = base("Books", "--view", "Covers", "--markdown").output
         #expect(markdown == "| file.name | cover |\n| --- | --- |\n| Emma.md | [[emma.png]] |\n")
+        // A grouped view: the group's key first in CSV, a heading per group in markdown, in group order.
+        let groupedCSV = base("Books", "--view", "By status", "--csv").output
+        #expect(groupedCSV.hasPrefix("group,file.name,status,pages\r\nfinished,Dune.md,finished,412\r\nreading,Neuromancer.md,reading,271\r\n"))
+        #expect(groupedCSV.contains(",Untitled draft.md,,"))
+        let groupedMarkdown = base("Books", "--view", "By status", "--markdown").output
+        #expect(groupedMarkdown.hasPrefix("### finished\n\n| file.name | status | pages |\n| --- | --- | --- |\n| Dune.md | finished | 412 |\n\n### reading"))
+        #expect(groupedMarkdown.contains("### (none)"))
     }
 
     // MARK: Property types
@@ -279,6 +286,41 @@ import RhizomeTestSupport
         #expect(view.error.contains("did you mean \"Shelf\"?"), "\(view.error)")
         #expect(view.error.contains(#"its views: "Shelf", "By status", "Long reads", "Covers""#), "\(view.error)")
         #expect(base("Books", "--note", "Dune").status == 2)  // FILE and --note together
+    }
+
+    @Test func errorsPointAtTheFunctionNameWithACaretAndUseValidatesCodes() throws {
+        defer { cli.cleanUp() }
+        try vault.write("Bases/Caret.base", "formulas:\n  a: 'title.upper()'\n")
+        let result = base("Caret")
+        #expect(result.status == 2)
+        #expect(result.error.contains("Bases/Caret.base:2:13:"), "\(result.error)")  // `upper`, not `title`
+        #expect(result.error.contains("    title.upper()\n          ^"), "\(result.error)")
+        try vault.write("Bases/Views.base", "views: {}\n")
+        let views = try #require(AnyJSON.parse(cli.run(["base", "Views", "--json", "--vault", vault.path]).output))
+        #expect(views["error"]["code"] == "base-invalid-views")
+        #expect(base("Books", "--csv", "--json").status == 2)
+        #expect(base("Books", "--views", "--view", "Shelf").status == 2)
+    }
+
+    @Test func tiesKeepNameOrderAndLineBreaksStayInsideTheirCell() throws {
+        defer { cli.cleanUp() }
+        for name in ["Note 10", "Note 2", "Émile"] { try vault.write("Ties/\(name).md", "---\ndone: false\nnote: \"one\\ntwo\"\n---\n") }
+        try vault.write("Bases/Ties.base", "filters: file.inFolder(\"Ties\")\nviews:\n  - type: table\n    order: [file.basename, note]\n    sort:\n      - property: done\n        direction: ASC\n")
+        let data = try json("Ties")["data"]
+        #expect(data["rows"].array?.map { $0["path"] } == ["Ties/Émile.md", "Ties/Note 2.md", "Ties/Note 10.md"])
+        let lines = base("Ties").output.split(separator: "\n")
+        #expect(lines.count == 5, "\(lines)")
+        #expect(lines[1].hasSuffix("one two"))
+    }
+
+    @Test func anEmbeddedBaseThatDoesNotExistIsAFailureOfTheNote() throws {
+        defer { cli.cleanUp() }
+        try vault.write("Dashboard.md", "# Dashboard\n\n![[Missing.base]]\n")
+        let result = cli.run(["base", "--note", "Dashboard", "--json", "--vault", vault.path])
+        #expect(result.status == 1)
+        let bases = try #require(AnyJSON.parse(result.output))["data"]["bases"]
+        #expect(bases[0]["error"]["code"] == "base-not-found")
+        #expect(bases[0]["line"] == 3)
     }
 
     @Test func validateReportsProblemsInBaseFilesWithTheirLocations() throws {

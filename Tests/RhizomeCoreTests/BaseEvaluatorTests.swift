@@ -303,4 +303,29 @@ private func failure(_ text: String, formulas: [String: String] = [:]) -> BaseEv
         let shallow = try #require(failure(String(repeating: "!", count: 250) + "price"))
         #expect(shallow.isDepthLimit)
     }
+
+    @Test("long flat chains evaluate without recursing: 10,000 terms, 450 alternatives")
+    func longFlatChains() throws {
+        let sum = Array(repeating: "1", count: 10_000).joined(separator: "+")
+        #expect(show(try evaluate(sum)) == "10000")
+        let program = try BaseProgram.load(text: "formulas:\n  a: \"\(sum)\"", path: "sum.base")
+        #expect(program.formulas["a"] != nil)
+        let alternatives = (0..<450).map { "status == \"s\($0)\"" }.joined(separator: " || ") + " || status == \"reading\""
+        #expect(show(try evaluate(alternatives)) == "true")
+        #expect(show(try evaluate("1 - 2 - 3 * 2 + 10 / 5")) == "-5")
+        #expect(show(try evaluate("0 || \"\" || nothing || \"last\"")) == "\"last\"")
+        #expect(show(try evaluate("1 && 2 && 0 && 3")) == "0")
+        let members = "title" + String(repeating: ".length", count: 300)
+        #expect(failure(members)?.isDepthLimit == true)
+    }
+
+    @Test("a date minus a date is milliseconds: divide it, round it, read .days; text plus a missing value is the text")
+    func dateDifferenceIsANumber() throws {
+        #expect(show(try evaluate(#"(date("2024-02-20") - date("2024-01-15")) / 86400000"#)) == "36")
+        #expect(show(try evaluate(#"((date("2024-02-20 12:00") - date("2024-01-15")) / 86400000).round()"#)) == "37")
+        #expect(show(try evaluate(#"(date("2024-02-20") - date("2024-01-15")).days"#)) == "36")
+        #expect(show(try evaluate(#"(date("2024-02-20") - date("2024-01-15")) + 1"#)) == "3110400001")
+        #expect(show(try evaluate(#""Price: " + nothing"#)) == "\"Price: \"")
+        #expect(show(try evaluate(#"nothing + " dollars""#)) == "\" dollars\"")
+    }
 }

@@ -46,7 +46,8 @@ struct BaseCommand: RhizomeSubcommand {
     var markdown = false
 
     func validate() throws {
-        if csv && markdown { throw ValidationError("choose one of --csv and --markdown") }
+        if [csv, markdown, global.json].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --csv and --markdown") }
+        if views && view != nil { throw ValidationError("--views lists every view; leave out --view") }
         if (file == nil) == (note == nil) { throw ValidationError("give a .base FILE, or --note NOTE to run the bases in a note (not both)") }
         if note != nil && (this != nil || views) { throw ValidationError("--note sets `this` to the note itself; leave out --this and --views") }
     }
@@ -90,6 +91,13 @@ struct BaseCommand: RhizomeSubcommand {
             outcomes.append(NoteBase(line: block.openingLine, source: "base block", result: outcome))
         }
         for embed in try session.store.outgoingLinks(of: origin.id) where embed.kind == "embed" {
+            if embed.target == nil, embed.linkPath.lowercased().hasSuffix(".base") {
+                let missing = BaseError(
+                    .notFound, "the embedded base `\(embed.linkPath)` does not exist", path: origin.path, line: embed.line, column: embed.column,
+                    fix: "create it, or correct the embed's name")
+                outcomes.append(NoteBase(line: embed.line, source: embed.linkPath, result: .failure(missing)))
+                continue
+            }
             guard let target = embed.target, target.lowercased().hasSuffix(".base") else { continue }
             let outcome = Result { () throws -> BaseResult in
                 let program = try session.store.baseProgram(atPath: target)

@@ -36,17 +36,32 @@ enum BaseOutput {
 
     // MARK: Markdown and CSV
 
-    /// A markdown table as the table view shows it; links as wikilinks, so the table works pasted in a note.
+    /// A markdown table as the table view shows it (a heading and a table per group when the view groups);
+    /// links as wikilinks, so the table works pasted in a note.
     static func markdown(_ result: BaseResult) -> String {
         let header = "| " + result.columns.map { escapePipes($0.displayName) }.joined(separator: " | ") + " |"
         let rule = "| " + result.columns.map { _ in "---" }.joined(separator: " | ") + " |"
-        let lines = result.rows.map { row in "| " + row.cells.map { escapePipes(cellText($0, inTable: true, markdown: true)) }.joined(separator: " | ") + " |" }
-        return ([header, rule] + lines).joined(separator: "\n")
+        func table(_ rows: [BaseResult.Row]) -> String {
+            let lines = rows.map { row in "| " + row.cells.map { escapePipes(cellText($0, inTable: true, markdown: true)) }.joined(separator: " | ") + " |" }
+            return ([header, rule] + lines).joined(separator: "\n")
+        }
+        guard let groups = result.groups else { return table(result.rows) }
+        return groups.map { group in
+            "### " + (group.key.isEmpty ? "(none)" : markdownText(group.key)) + "\n\n" + table(group.rows)
+        }.joined(separator: "\n\n")
     }
 
+    /// CSV of the table; a grouped view starts each row with its group's key, in group order.
     static func csv(_ result: BaseResult) -> String {
-        var lines = [result.columns.map { csvField($0.displayName) }.joined(separator: ",")]
-        for row in result.rows { lines.append(row.cells.map { csvField(cellText($0, inTable: false)) }.joined(separator: ",")) }
+        let groupColumn = result.groups == nil ? [] : ["group"]
+        var lines = [(groupColumn + result.columns.map(\.displayName)).map(csvField).joined(separator: ",")]
+        let sections = result.groups.map { $0.map { (key: Optional($0.key), rows: $0.rows) } } ?? [(key: nil, rows: result.rows)]
+        for section in sections {
+            let prefix = section.key.map { [csvField(plain($0))] } ?? []
+            for row in section.rows {
+                lines.append((prefix + row.cells.map { csvField(cellText($0, inTable: false)) }).joined(separator: ","))
+            }
+        }
         return lines.joined(separator: "\r\n")
     }
 
@@ -54,7 +69,9 @@ enum BaseOutput {
 
     static func cellText(_ cell: BaseResult.Cell, inTable: Bool, markdown: Bool = false) -> String {
         switch cell {
-        case .value(let value): return markdown ? markdownText(value) : plain(value)
+        case .value(let value):
+            // A line break inside a value would break the table's rows.
+            return markdown ? markdownText(value) : plain(value).replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
         case .error(let message): return "⚠ " + message
         }
     }

@@ -124,7 +124,8 @@ public enum BaseDates {
             guard arguments.count <= 1 else {
                 throw BaseEvaluationError("format() takes one format, like \"YYYY-MM-DD\", got \(arguments.count) arguments")
             }
-            guard let argument = arguments.first else {
+            // No format, or an empty one, is Moment's default.
+            guard let argument = arguments.first, argument.isTruthy else {
                 return .string(MomentFormat.format(date, "YYYY-MM-DDTHH:mm:ssZ", floatingTimeZone: environment.timeZone))
             }
             guard case .string(let pattern) = argument else {

@@ -11,11 +11,15 @@ extension BaseDocument {
         switch result {
         case .failure(let error):
             // `- !file.hasTag("x")` unquoted: YAML reads `!` as the start of a tag.
-            let fix = error.message.contains("tag")
+            // The parser's limits speak of frontmatter, where it mostly reads YAML.
+            let message = error.message.replacingOccurrences(of: "the frontmatter", with: "the base")
+            let fix = error.isLimit
+                ? "make the YAML smaller or less deeply nested"
+                : error.message.contains("tag")
                 ? "quote the expression: an unquoted `!` starts a YAML tag, e.g. `- '!file.hasTag(\"draft\")'`"
                 : "correct the YAML here; quote an expression that contains `: ` or ` #`, or starts with `!`, `[`, `{`, `*`, `&`, `'` or `\"`"
             return .failure(BaseDocumentError(
-                code: .baseInvalidYAML, message: "the base is not valid YAML: \(error.message)", line: error.line, column: error.column, fix: fix))
+                code: .baseInvalidYAML, message: "the base is not valid YAML: \(message)", line: error.line, column: error.column, fix: fix))
         case .success(let node):
             root = node
         }

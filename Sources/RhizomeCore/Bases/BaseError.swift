@@ -6,7 +6,8 @@ import Foundation
 public struct BaseError: RhizomeError, LocalizedError, Equatable {
     public enum Kind: String, Sendable {
         case invalidYAML = "base-invalid-yaml"
-        case invalidDocument = "base-invalid-document"
+        case notMapping = "base-not-mapping"
+        case invalidViews = "base-invalid-views"
         case syntax = "base-syntax"
         case unknownFunction = "base-unknown-function"
         case circularFormula = "base-circular-formula"
@@ -14,6 +15,7 @@ public struct BaseError: RhizomeError, LocalizedError, Equatable {
         case unknownView = "base-unknown-view"
         case evaluation = "base-evaluation"
         case unreadable = "base-unreadable"
+        case notFound = "base-not-found"
     }
 
     public var kind: Kind

@@ -65,7 +65,8 @@ public struct BaseEvaluator: Sendable {
         row.depth += 1
         defer { row.depth -= 1 }
         guard row.depth <= Self.maximumDepth else {
-            throw BaseEvaluationError("evaluating this goes more than \(Self.maximumDepth) levels deep (formulas within formulas)", range: expression.range, isDepthLimit: true)
+            throw BaseEvaluationError(
+                "the expression and the formulas it uses nest more than \(Self.maximumDepth) levels deep", range: expression.range, isDepthLimit: true)
         }
         do {
             return try unlocated(expression, row: row, scope: scope)
@@ -117,16 +118,8 @@ public struct BaseEvaluator: Sendable {
         case .unary(let op, let operandExpression):
             let operand = try value(of: operandExpression, row: row, scope: scope)
             return try BaseOperators.unary(op, operand)
-        case .binary(.and, let left, let right):
-            let first = try value(of: left, row: row, scope: scope)
-            return first.isTruthy ? try value(of: right, row: row, scope: scope) : first
-        case .binary(.or, let left, let right):
-            let first = try value(of: left, row: row, scope: scope)
-            return first.isTruthy ? first : try value(of: right, row: row, scope: scope)
-        case .binary(let op, let left, let right):
-            let leftValue = try value(of: left, row: row, scope: scope)
-            let rightValue = try value(of: right, row: row, scope: scope)
-            return try BaseOperators.binary(op, leftValue, rightValue, environment: environment)
+        case .binary:
+            return try binaryChain(expression, row: row, scope: scope)
         case .list(let items):
             var values: [BaseValue] = []
             for item in items { values.append(try value(of: item, row: row, scope: scope)) }
@@ -136,6 +129,36 @@ public struct BaseEvaluator: Sendable {
             for entry in entries { object[entry.key] = try value(of: entry.value, row: row, scope: scope) }
             return .object(object)
         }
+    }
+
+    /// `a + b - c || d …`: the operators down the left side of the tree, applied in order without recursing
+    /// into that side (a 10,000-term sum is as deep as it is long). `&&` and `||` return one of their
+    /// operands, as in JavaScript, and skip the right one when the left decides.
+    private func binaryChain(_ expression: BaseExpression, row: BaseRow, scope: [String: BaseValue]) throws(BaseEvaluationError) -> BaseValue {
+        var steps: [(op: BaseBinaryOperator, right: BaseExpression, range: Range<Int>)] = []
+        var leftmost = expression
+        while case .binary(let op, let left, let right) = leftmost.kind {
+            steps.append((op, right, leftmost.range))
+            leftmost = left
+        }
+        var result = try value(of: leftmost, row: row, scope: scope)
+        for step in steps.reversed() {
+            switch step.op {
+            case .and:
+                if result.isTruthy { result = try value(of: step.right, row: row, scope: scope) }
+            case .or:
+                if !result.isTruthy { result = try value(of: step.right, row: row, scope: scope) }
+            default:
+                let right = try value(of: step.right, row: row, scope: scope)
+                do {
+                    result = try BaseOperators.binary(step.op, result, right, environment: environment)
+                } catch var error {
+                    if error.range == nil { error.range = step.range }
+                    throw error
+                }
+            }
+        }
+        return result
     }
 
     private func identifier(_ name: String, row: BaseRow, scope: [String: BaseValue]) throws(BaseEvaluationError) -> BaseValue {
@@ -157,7 +180,10 @@ public struct BaseEvaluator: Sendable {
         case .date(let date):
             return BaseDates.field(name, of: date) ?? .null
         case .duration(let duration):
-            return Self.durationField(name, of: duration)
+            return Self.durationField(name, milliseconds: duration.totalMilliseconds)
+        case .number(let milliseconds):
+            // A date minus a date is milliseconds: `(now() - file.ctime).days`.
+            return Self.durationField(name, milliseconds: milliseconds)
         case .file(let file):
             if let field = BaseMethods.field(name, of: receiver, environment: environment) { return field }
             return environment.vault.facts(ofPath: file.path)?.properties[name] ?? .null
@@ -170,13 +196,13 @@ public struct BaseEvaluator: Sendable {
         }
     }
 
-    /// `duration.days`, `.hours`, …: the whole duration in that unit, whole units only (truncated toward
-    /// zero), so `(date(due) - today()).days` counts days; `.milliseconds` is exact. Months are 30 days and
-    /// years 365, for a duration measured between two dates.
-    static func durationField(_ name: String, of duration: DataviewDuration) -> BaseValue {
+    /// `duration.days`, `.hours`, … and the same of a number of milliseconds (a date minus a date): the whole
+    /// length in that unit, whole units only (truncated toward zero), so `(date(due) - today()).days` counts
+    /// days; `.milliseconds` is exact. Months are 30 days and years 365. Null for other names.
+    static func durationField(_ name: String, milliseconds: Double) -> BaseValue {
         let unit: Double
         switch name {
-        case "milliseconds", "millisecond": return .number(duration.totalMilliseconds)
+        case "milliseconds", "millisecond": return .number(milliseconds)
         case "seconds", "second": unit = 1_000
         case "minutes", "minute": unit = 60_000
         case "hours", "hour": unit = 3_600_000
@@ -186,7 +212,7 @@ public struct BaseEvaluator: Sendable {
         case "years", "year": unit = 365 * 86_400_000
         default: return .null
         }
-        return .number((duration.totalMilliseconds / unit).rounded(.towardZero))
+        return .number((milliseconds / unit).rounded(.towardZero))
     }
 
     private func subscripted(_ receiver: BaseValue, by index: BaseValue) throws(BaseEvaluationError) -> BaseValue {

@@ -65,25 +65,26 @@ public enum BaseBinaryOperator: String, Sendable {
 }
 
 extension BaseExpression {
-    /// Calls itself and its subexpressions, depth first (for finding formula references and function names).
+    /// Calls `body` with itself and its subexpressions, depth first in source order (for finding formula
+    /// references and function names).
     public func visit(_ body: (BaseExpression) -> Void) {
-        body(self)
-        switch kind {
-        case .literal, .identifier: break
-        case .member(let receiver, _): receiver.visit(body)
-        case .index(let receiver, let index):
-            receiver.visit(body)
-            index.visit(body)
-        case .call(_, let arguments): arguments.forEach { $0.visit(body) }
-        case .method(let receiver, _, let arguments):
-            receiver.visit(body)
-            arguments.forEach { $0.visit(body) }
-        case .unary(_, let operand): operand.visit(body)
-        case .binary(_, let left, let right):
-            left.visit(body)
-            right.visit(body)
-        case .list(let items): items.forEach { $0.visit(body) }
-        case .object(let entries): entries.forEach { $0.value.visit(body) }
+        // With a stack of its own: `1 + 1 + … + 1` is a tree as deep as it is long.
+        var pending: [BaseExpression] = [self]
+        while let node = pending.popLast() {
+            body(node)
+            var children: [BaseExpression] = []
+            switch node.kind {
+            case .literal, .identifier: break
+            case .member(let receiver, _): children = [receiver]
+            case .index(let receiver, let index): children = [receiver, index]
+            case .call(_, let arguments): children = arguments
+            case .method(let receiver, _, let arguments): children = [receiver] + arguments
+            case .unary(_, let operand): children = [operand]
+            case .binary(_, let left, let right): children = [left, right]
+            case .list(let items): children = items
+            case .object(let entries): children = entries.map(\.value)
+            }
+            pending.append(contentsOf: children.reversed())  // depth first, in source order
         }
     }
 

@@ -70,8 +70,17 @@ public struct BaseExpressionParser {
 
     private mutating func postfix() throws(BaseEvaluationError) -> BaseExpression {
         var result = try primary()
+        var steps = 0
         while true {
             skipSpace()
+            // `a.b.c…` and `f()[0]…` nest to the left like parentheses do: counted with them.
+            if peek() == "." || peek() == "[" {
+                steps += 1
+                guard depth + steps <= Self.maximumDepth else {
+                    throw BaseEvaluationError(
+                        "the expression nests deeper than \(Self.maximumDepth) levels", range: position..<position + 1, isDepthLimit: true)
+                }
+            }
             if peek() == "." {
                 position += 1
                 skipSpace()

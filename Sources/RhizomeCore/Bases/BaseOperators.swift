@@ -6,15 +6,14 @@ import Foundation
 /// - numbers: `+ - * / %` as in JavaScript (division by zero gives ±Infinity, `%` keeps the dividend's sign);
 /// - text: `+` with text on either side joins the text of both values (`"$" + price`);
 /// - dates: `date ± duration` where the duration is a `duration(…)` value or text such as `"1M"`, `"2h"`,
-///   `"1 week"`; `date − date` is a duration. The help calls it "the millisecond difference", and Obsidian's
-///   own skill files read it as a duration (`(now() - file.ctime).days`): it is a duration that compares
-///   and tests equal with numbers as its milliseconds (`(now() + "1d") - now() == 86400000`), and has
-///   `.days`, `.hours` and the other units (`BaseEvaluator`);
+///   `"1 week"`; `date − date` is the difference in milliseconds, a number, as the help says
+///   (`(now() + "1d") - now()` is `86400000`); Obsidian's own skill files read it with `.days`, so a number
+///   has `.days`, `.hours` and the other units, read as milliseconds (`BaseEvaluator`);
 /// - durations: `±` each other, `* number` and `/ number` (the duration on the left, as the help requires);
 /// - lists: `+` joins two lists.
 ///
 /// A missing value (null) in arithmetic gives null, so a note without `price` shows an empty cell rather than
-/// an error; comparing with null is false. Any other combination is a type error that names both types,
+/// an error; joined to text it is empty text (`"Price: " + price`); comparing with null is false. Any other combination is a type error that names both types,
 /// where JavaScript would quietly produce `NaN` (`"a" - 1`).
 public enum BaseOperators {
     public static func unary(_ op: BaseUnaryOperator, _ operand: BaseValue) throws(BaseEvaluationError) -> BaseValue {
@@ -94,9 +93,9 @@ public enum BaseOperators {
         _ op: BaseBinaryOperator, _ left: BaseValue, _ right: BaseValue, environment: BaseEnvironment
     ) throws(BaseEvaluationError) -> BaseValue {
         switch (op, left, right) {
-        case (.plus, .string(let text), _) where !right.isNull:
+        case (.plus, .string(let text), _):
             return .string(text + BaseText.string(right))
-        case (.plus, _, .string(let text)) where !left.isNull && !isDate(left):
+        case (.plus, _, .string(let text)) where !isDate(left):
             return .string(BaseText.string(left) + text)
         case (_, .null, _), (_, _, .null):
             return .null
@@ -106,7 +105,7 @@ public enum BaseOperators {
             if case .date(let other) = right, op == .minus {
                 let milliseconds = BaseDates.epochMilliseconds(of: date, timeZone: environment.timeZone)
                     - BaseDates.epochMilliseconds(of: other, timeZone: environment.timeZone)
-                return .duration(DataviewDuration.fromMilliseconds(milliseconds))
+                return .number(milliseconds)
             }
             let duration = try durationOperand(right, op: op)
             return .date(BaseDates.add(duration, to: date, sign: op == .plus ? 1 : -1, timeZone: environment.timeZone))

@@ -47,8 +47,16 @@ extension BaseProgram {
 
     /// `a && b && c` as `[a, b, c]`.
     private static func conjuncts(of expression: BaseExpression) -> [BaseExpression] {
-        if case .binary(.and, let left, let right) = expression.kind { return conjuncts(of: left) + conjuncts(of: right) }
-        return [expression]
+        var conjuncts: [BaseExpression] = []
+        var pending = [expression]
+        while let node = pending.popLast() {
+            if case .binary(.and, let left, let right) = node.kind {
+                pending += [right, left]
+            } else {
+                conjuncts.append(node)
+            }
+        }
+        return conjuncts
     }
 
     private static func condition(_ expression: BaseExpression) -> CandidateCondition? {

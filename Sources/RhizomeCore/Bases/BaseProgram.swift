@@ -68,7 +68,8 @@ public struct BaseProgram: Sendable {
         case .success(let document):
             return try BaseProgram(document: document, path: path)
         case .failure(let error):
-            let kind: BaseError.Kind = error.code.rawValue == BaseError.Kind.invalidYAML.rawValue ? .invalidYAML : .invalidDocument
+            // The same code `validate` reports for it.
+            let kind = BaseError.Kind(rawValue: error.code.rawValue) ?? .invalidYAML
             throw BaseError(kind, error.message, path: path, line: error.line, column: error.column, fix: error.fix)
         }
     }
@@ -85,16 +86,35 @@ public struct BaseProgram: Sendable {
         var unknown: BaseError? = nil
         expression.visit { node in
             guard unknown == nil else { return }
-            let message: String?
             switch node.kind {
-            case .call(let name, _): message = BaseFunctionNames.unknownNameMessage(name, isMethod: false)
-            case .method(_, let name, _): message = BaseFunctionNames.unknownNameMessage(name, isMethod: true)
-            default: message = nil
+            case .call(let name, _):
+                if let message = BaseFunctionNames.unknownNameMessage(name, isMethod: false) {
+                    unknown = BaseError(.unknownFunction, message, path: path, source: source, range: node.range)
+                }
+            case .method(let receiver, let name, _):
+                if let message = BaseFunctionNames.unknownNameMessage(name, isMethod: true) {
+                    // At the name, not at the start of what it is called on.
+                    let range = Self.nameRange(name, after: receiver.range.upperBound, in: source.text) ?? node.range
+                    unknown = BaseError(.unknownFunction, message, path: path, source: source, range: range)
+                }
+            default:
+                break
             }
-            if let message { unknown = BaseError(.unknownFunction, message, path: path, source: source, range: node.range) }
         }
         if let unknown { throw unknown }
         return expression
+    }
+
+    /// Where `name` is written after character `offset` of `text` (`receiver.name(`), in characters.
+    private static func nameRange(_ name: String, after offset: Int, in text: String) -> Range<Int>? {
+        let characters = Array(text)
+        let wanted = Array(name)
+        var start = offset
+        while start + wanted.count <= characters.count {
+            if Array(characters[start..<start + wanted.count]) == wanted { return start..<start + wanted.count }
+            start += 1
+        }
+        return nil
     }
 
     private static func compile(_ filter: BaseFilter, path: String?) throws(BaseError) -> Filter {

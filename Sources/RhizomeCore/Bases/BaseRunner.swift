@@ -137,7 +137,10 @@ public struct BaseRunner: Sendable {
                 let order = columns[position].order(a, b, descending: key.descending, environment: environment)
                 if order != 0 { return order < 0 }
             }
-            return files[kept[a].index].path < files[kept[b].index].path
+            // Ties as the file explorer lists names ("Note 2" before "Note 10"), then by path.
+            let (x, y) = (files[kept[a].index], files[kept[b].index])
+            let byName = BaseComparison.naturalOrder(x.name, y.name)
+            return byName != 0 ? byName < 0 : x.path < y.path
         }.map { kept[$0].index }
     }
 
