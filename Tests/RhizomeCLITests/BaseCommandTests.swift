@@ -339,6 +339,9 @@ import RhizomeTestSupport
         let typo = findings.filter { $0["path"] == "Bases/Typo.base" }
         #expect(typo.contains { $0["code"] == "base-unknown-function" && $0["line"] == 2 }, "\(typo)")
         #expect(typo.contains { $0["code"] == "base-invalid-sort" }, "\(typo)")
+        try vault.write("Bases/Missing formula.base", "views:\n  - type: table\n    sort:\n      - column: formula.test\n        direction: DESC\n")
+        let again = try #require(AnyJSON.parse(cli.run(["validate", "--json", "--vault", vault.path]).output))["data"]["findings"].array ?? []
+        #expect(again.contains { $0["path"] == "Bases/Missing formula.base" && $0["code"] == "base-unknown-formula" && $0["severity"] == "warning" && $0["line"] == 4 }, "\(again)")
         #expect(result.status == 1)
         #expect(!findings.contains { $0["path"] == "Bases/Books.base" })
     }

@@ -128,6 +128,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case baseCircularFormula = "base-circular-formula"
     /// Formulas that use formulas more deeply than Rhizome evaluates.
     case baseTooDeep = "base-too-deep"
+    /// A view shows, sorts or groups by `formula.x`, and the base defines no formula `x` (an empty column).
+    case baseUnknownFormula = "base-unknown-formula"
 
     /// Codes about frontmatter and schemas: what `rhizome validate` reports.
     public var isValidationCode: Bool {

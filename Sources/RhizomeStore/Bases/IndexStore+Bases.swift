@@ -62,6 +62,30 @@ extension IndexStore {
                 } catch {
                     if let finding = error.finding(path: path) { findings.append(finding) }
                 }
+                findings += Self.unknownFormulaFindings(document, path: path)
+            }
+        }
+        return findings
+    }
+
+    /// Views that show, sort, group or summarise `formula.x` when the base defines no formula `x`: Obsidian
+    /// shows an empty column, which is probably not what was meant.
+    static func unknownFormulaFindings(_ document: BaseDocument, path: String) -> [Finding] {
+        let defined = Set(document.formulas.map(\.name))
+        var findings: [Finding] = []
+        for view in document.views {
+            var uses: [(BasePropertyName, Int, Int)] = view.order.map { ($0, view.line, view.column) }
+            uses += view.sort.map { ($0.property, $0.line, $0.column) }
+            if let groupBy = view.groupBy { uses.append((groupBy.property, groupBy.line, groupBy.column)) }
+            uses += view.summaries.map { ($0.property, $0.line, $0.column) }
+            var reported: Set<String> = []
+            for (property, line, column) in uses where property.namespace == .formula && !defined.contains(property.name) {
+                guard reported.insert(property.name).inserted else { continue }
+                findings.append(Finding(
+                    code: .baseUnknownFormula, severity: .warning,
+                    message: "view \"\(view.name)\" uses `formula.\(property.name)`, which the base does not define (an empty column)",
+                    path: path, line: line, column: column,
+                    fix: defined.isEmpty ? "define it under `formulas:`" : "define it under `formulas:`, or use one of: " + defined.sorted().joined(separator: ", ")))
             }
         }
         return findings
