@@ -72,6 +72,8 @@ demo() {
   "$rhizome" validate --vault "$vault" || [[ $? -eq 1 ]]
   say "\$ rhizome search \"link resolution\""
   "$rhizome" search "link resolution" --limit 5 --vault "$vault"
+  say "\$ rhizome base Reading    (an Obsidian base, Bases/Reading.base)"
+  "$rhizome" base Reading --vault "$vault"
   say "Done. The binary is $rhizome; try: $rhizome --help"
 }
 
