@@ -98,17 +98,12 @@ public enum BaseDates {
     /// `date.year`, `month` (1–12), `day`, `hour`, `minute`, `second`, `millisecond`, read from the date's own
     /// fields; nil for other names.
     public static func field(_ name: String, of date: DataviewDate) -> BaseValue? {
-        switch name {
-        case "year": return .number(Double(date.year))
-        case "month": return .number(Double(date.month))
-        case "day": return .number(Double(date.day))
-        case "hour": return .number(Double(date.hour))
-        case "minute": return .number(Double(date.minute))
-        case "second": return .number(Double(date.second))
-        case "millisecond": return .number(Double(date.millisecond))
-        default: return nil
-        }
+        // Dataview reads the same fields (and more: `week`, `weekday`, which Bases does not have).
+        guard fieldNames.contains(name), case .number(let value) = DataviewOperators.datePart(name, of: date) else { return nil }
+        return .number(value)
     }
+
+    private static let fieldNames: Set<String> = ["year", "month", "day", "hour", "minute", "second", "millisecond"]
 
     /// The methods of a date: `date()` (the day, without its time), `format(pattern)` (Moment.js; with no
     /// pattern Moment's default `YYYY-MM-DDTHH:mm:ssZ`), `time()` (`HH:mm:ss`), `relative()` (Moment's
