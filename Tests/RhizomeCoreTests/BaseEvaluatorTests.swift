@@ -328,4 +328,19 @@ private func failure(_ text: String, formulas: [String: String] = [:]) -> BaseEv
         #expect(show(try evaluate(#""Price: " + nothing"#)) == "\"Price: \"")
         #expect(show(try evaluate(#"nothing + " dollars""#)) == "\" dollars\"")
     }
+
+    @Test("a run asked to stop ends with base-stopped instead of finishing")
+    func stoppingARun() throws {
+        let files = (0..<1_000).map { BaseFileFacts(path: "n\($0).md", properties: BaseObject([("n", .number(Double($0)))])) }
+        let vault = FunctionLibraryVault(files: Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0) }))
+        let program = try BaseProgram.load(text: "filters: 'n >= 0'", path: "stop.base")
+        let runner = BaseRunner(program: program, environment: BaseEnvironment(vault: vault, now: fixedNow, timeZone: berlin))
+        #expect(try runner.run(viewNamed: nil, files: files, shouldStop: { false }).total == 1_000)
+        #expect(throws: BaseError.self) { try runner.run(viewNamed: nil, files: files, shouldStop: { true }) }
+        do {
+            _ = try runner.run(viewNamed: nil, files: files, shouldStop: { true })
+        } catch {
+            #expect(error.kind == .stopped)
+        }
+    }
 }

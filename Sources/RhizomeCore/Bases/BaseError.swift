@@ -16,6 +16,8 @@ public struct BaseError: RhizomeError, LocalizedError, Equatable {
         case evaluation = "base-evaluation"
         case unreadable = "base-unreadable"
         case notFound = "base-not-found"
+        /// Ended by its caller's `shouldStop` (the store turns it into its own `timed-out` or `cancelled`).
+        case stopped = "base-stopped"
     }
 
     public var kind: Kind

@@ -15,7 +15,9 @@ public struct BaseRunner: Sendable {
         evaluator = BaseEvaluator(environment: environment, formulas: program.formulas, thisPath: thisPath)
     }
 
-    public func run(viewNamed name: String?, files: [BaseFileFacts]) throws(BaseError) -> BaseResult {
+    /// Runs the view `name` (nil: the first) over `files`. `shouldStop` is asked every few hundred rows (a
+    /// time limit, a cancelled call); when it says so, the run ends with `BaseError.Kind.stopped`.
+    public func run(viewNamed name: String?, files: [BaseFileFacts], shouldStop: (@Sendable () -> Bool)? = nil) throws(BaseError) -> BaseResult {
         let (view, viewIndex) = try program.view(named: name)
         let filters = [program.filter, viewIndex.flatMap { program.viewFilters[$0] }].compactMap { $0 }
         // Without sort keys Obsidian lists files by name; ties (and equal keys) fall back to the path.
@@ -28,6 +30,9 @@ public struct BaseRunner: Sendable {
         let outcomes = ParallelMap.map(chunks, workers: workers) { range -> ([Kept], BaseError?) in
             var kept: [Kept] = []
             for index in range {
+                if let shouldStop, index % 128 == 0, shouldStop() {
+                    return (kept, BaseError(.stopped, "stopped before the base was evaluated (a time limit or a cancelled call)"))
+                }
                 let row = BaseRow(facts: files[index])
                 do throws(BaseError) {
                     var passes = true

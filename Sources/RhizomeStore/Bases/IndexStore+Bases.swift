@@ -103,7 +103,18 @@ extension IndexStore {
             store: self, needs: IndexedBaseVault.Needs(program: program), candidates: program.candidateConditions(viewIndex: viewIndex) ?? [],
             phases: &phases)
         let environment = BaseEnvironment(vault: vault, now: now, timeZone: timeZone)
-        let result = try BaseRunner(program: program, environment: environment, thisPath: thisPath).run(viewNamed: viewName, files: vault.files)
+        // The connection's time limit (an MCP call's) ends the rows' evaluation too, as it ends the SQL.
+        let deadline = self.deadline
+        var shouldStop: (@Sendable () -> Bool)? = nil
+        if let deadline { shouldStop = { deadline.isOver } }
+        let runner = BaseRunner(program: program, environment: environment, thisPath: thisPath)
+        let result: BaseResult
+        do {
+            result = try runner.run(viewNamed: viewName, files: vault.files, shouldStop: shouldStop)
+        } catch {
+            if error.kind == .stopped { try deadline?.check() }
+            throw error
+        }
         phases.mark("evaluate")
         return result
     }
