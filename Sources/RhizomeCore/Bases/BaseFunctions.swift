@@ -87,11 +87,6 @@ public enum BaseFunctions {
         return link
     }
 
-    /// A link to a vault file, written as Obsidian writes one: the path, without `.md` for notes.
-    static func link(to file: BaseFileReference, display: String? = nil) -> BaseLink {
-        BaseLink.to(file, display: display)
-    }
-
     /// The vault file a link resolves to, if it exists.
     static func file(of link: BaseLink, environment: BaseEnvironment) -> BaseFileReference? {
         if link.isExternal { return nil }
@@ -149,7 +144,7 @@ public enum BaseFunctions {
         switch arguments.values[0] {
         case .null: return .null
         case .link(let existing): link = existing
-        case .file(let file): link = BaseFunctions.link(to: file)
+        case .file(let file): link = BaseLink.to(file)
         case .string, .number, .boolean: link = parseLink(try arguments.text(at: 0), environment: environment)
         default: throw arguments.mismatch(at: 0, expected: "a path or a file")
         }

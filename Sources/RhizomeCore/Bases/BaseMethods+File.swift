@@ -19,7 +19,7 @@ extension BaseMethods {
         case "asLink":
             try arguments.expectCount(0, 1)
             let display = arguments.count == 1 && !arguments.values[0].isNull ? BaseText.string(arguments.values[0]) : nil
-            return .link(BaseFunctions.link(to: file, display: display))
+            return .link(BaseLink.to(file, display: display))
         case "hasLink":
             try arguments.expectCount(1)
             return .boolean(try fileLinks(file, to: arguments, environment: environment))

@@ -180,7 +180,7 @@ public struct BaseRunner: Sendable {
         }
 
         func order(_ a: Int, _ b: Int, descending: Bool, environment: BaseEnvironment) -> Int {
-            guard let numbers else { return BaseRunner.order(values[a], values[b], descending: descending, environment: environment) }
+            guard let numbers else { return BaseComparison.sortOrder(values[a], values[b], descending: descending, environment: environment) }
             switch (numbers[a], numbers[b]) {
             case (nil, nil): return 0
             case (nil, _): return 1
@@ -188,11 +188,6 @@ public struct BaseRunner: Sendable {
             case (let x?, let y?): return x == y ? 0 : ((x < y) != descending ? -1 : 1)
             }
         }
-    }
-
-    /// Empty values (null, `""`, `[]`) go last whichever the direction; others by `BaseComparison.sortOrder`.
-    static func order(_ a: BaseValue, _ b: BaseValue, descending: Bool, environment: BaseEnvironment) -> Int {
-        BaseComparison.sortOrder(a, b, descending: descending, environment: environment)
     }
 
     private func groups(_ rows: [BaseRow], shown: [BaseResult.Row], by groupBy: BaseSortKey, view: BaseViewDefinition) -> [BaseResult.Group] {
@@ -208,7 +203,7 @@ public struct BaseRunner: Sendable {
                 members.append([index])
             }
         }
-        let order = keys.indices.sorted { Self.order(keys[$0], keys[$1], descending: groupBy.descending, environment: environment) < 0 }
+        let order = keys.indices.sorted { BaseComparison.sortOrder(keys[$0], keys[$1], descending: groupBy.descending, environment: environment) < 0 }
         return order.map { groupIndex in
             let groupRows = members[groupIndex].map { rows[$0] }
             return BaseResult.Group(
