@@ -12,10 +12,13 @@ struct MoveBenchmark {
     let noteCount: Int
     let workRoot: String
     var rounds = 3
+    /// `--hub-only`: the hub move only, there and back `rounds` times on one copy (for profiling it).
+    var hubOnly = false
 
     func run() throws {
         let generator = VaultGenerator(noteCount: noteCount)
         let (template, _) = try BenchmarkRun.prepareVault(generator, workRoot: workRoot)
+        if hubOnly { return try runHubOnly(template: template, generator: generator) }
         print("\n== Link-safe moves, \(noteCount) notes (release, in-process; plan + journaled apply + re-index) ==")
         var hubTimes: [Double] = [], folderTimes: [Double] = [], undoTimes: [Double] = []
         var hubCPU: [Double] = [], folderCPU: [Double] = [], undoCPU: [Double] = []
@@ -52,6 +55,29 @@ struct MoveBenchmark {
         for (name, samples) in [("  CPU time of the hub move", hubCPU), ("  CPU time of the folder move", folderCPU), ("  CPU time of the undo", undoCPU)] {
             print(String(format: "  %-48@ median %6.0f ms  (min %.0f, max %.0f)", name as NSString, Measurements.median(samples.sorted()), samples.min() ?? 0, samples.max() ?? 0))
         }
+    }
+
+    private func runHubOnly(template: URL, generator: VaultGenerator) throws {
+        print("\n== Hub note moved there and back, \(noteCount) notes (release, in-process) ==")
+        let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("move-vault")
+        let database = URL(fileURLWithPath: workRoot).appendingPathComponent("move-\(noteCount).sqlite").path
+        try? FileManager.default.removeItem(at: vault)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        try? FileManager.default.removeItem(atPath: workRoot + "/.move-\(noteCount).sqlite.operations")
+        try FileManager.default.copyItem(at: template, to: vault)
+        try addFixtures(to: vault, generator: generator)
+        let store = try IndexStore(path: database)
+        _ = try Indexer(store: store, vaultRoot: vault.path).run()
+        let editor = try VaultEditor(vaultPath: vault.path, databasePath: database, store: store)
+        var times: [Double] = [], cpu: [Double] = []
+        for round in 0..<rounds {
+            let (from, to) = round % 2 == 0 ? ("Hub", "Archive/Hub renamed") : ("Archive/Hub renamed", "Hub")
+            let (_, move) = try phases { () throws -> MovePlan in try editor.planMove(from, to: to) } apply: { try editor.apply($0) }
+            times.append(move.total)
+            cpu.append(move.cpu)
+            print(String(format: "  %@ → %@: plan %.0f + apply %.0f = %.0f ms (CPU %.0f)", from, to, move.plan, move.apply, move.total, move.cpu))
+        }
+        print(String(format: "  hub move median %.0f ms (min %.0f, max %.0f); CPU median %.0f ms", Measurements.median(times.sorted()), times.min() ?? 0, times.max() ?? 0, Measurements.median(cpu.sorted())))
     }
 
     /// `Hub.md` with 1,000 backlinks, and `Bulk/` with 1,000 notes linking each other and out, linked from

@@ -68,7 +68,7 @@ if let single = value(of: "--single").flatMap(Int.init) {
 
 // `--move N`: link-safe moves through the operations layer.
 if let size = value(of: "--move").flatMap(Int.init) {
-    runMode("move benchmark") { try MoveBenchmark(noteCount: size, workRoot: workRoot, rounds: value(of: "--repeat").flatMap(Int.init) ?? 3).run() }
+    runMode("move benchmark") { try MoveBenchmark(noteCount: size, workRoot: workRoot, rounds: value(of: "--repeat").flatMap(Int.init) ?? 3, hubOnly: arguments.contains("--hub-only")).run() }
 }
 
 // `--update N`: re-indexing many changed notes (what `rhizome mv` does after rewriting them).
