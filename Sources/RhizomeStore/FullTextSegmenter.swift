@@ -57,7 +57,7 @@ enum FullTextSegmenter {
     /// A snippet as shown: the spaces `indexable` inserted removed (`withoutSegmentSpaces`), then each match
     /// in `**bold**`, except a match the note already writes in emphasis (`**Mock**` stays `**Mock**`, never
     /// `****Mock****`).
-    static func readable(_ snippet: String) -> String {
+    static func readable(_ snippet: String, highlight: SearchScope.Highlight = .markdown) -> String {
         var scalars = Array(withoutSegmentSpaces(snippet).unicodeScalars)
         // Neighbouring matches are one.
         var index = 0
@@ -70,6 +70,13 @@ enum FullTextSegmenter {
             guard scalars[index] == matchStart, let end = scalars[index...].firstIndex(of: matchEnd) else {
                 if scalars[index] != matchStart && scalars[index] != matchEnd { output.append(scalars[index]) }
                 index += 1
+                continue
+            }
+            if highlight == .terminal {
+                output.append(contentsOf: "\u{1B}[1;31m".unicodeScalars)
+                output.append(contentsOf: scalars[(index + 1)..<end])
+                output.append(contentsOf: "\u{1B}[0m".unicodeScalars)
+                index = end + 1
                 continue
             }
             // (`_` is not looked at: it joins words, `the_trigram_tokenizer`, more often than it emphasizes.)

@@ -132,12 +132,17 @@ extension IndexStore {
     }
 
     /// Tag counts with nested tags rolled up into their parents (`#a/b` counts for `#a`).
-    public func tagCounts() throws -> [TagCount] {
-        let statement = try connection.prepare("SELECT name, name_key, file_id FROM tag ORDER BY id")
+    /// Every tag with how often it occurs and in how many notes (a nested tag counts for its parents too);
+    /// only in the notes at `paths` when given.
+    public func tagCounts(inNotes paths: Set<String>? = nil) throws -> [TagCount] {
+        let statement = try connection.prepare(paths == nil
+            ? "SELECT name, name_key, file_id FROM tag ORDER BY id"
+            : "SELECT t.name, t.name_key, t.file_id, f.path FROM tag t JOIN file f ON f.id = t.file_id ORDER BY t.id")
         var spelling: [String: String] = [:]
         var occurrences: [String: Int] = [:]
         var notes: [String: Set<Int64>] = [:]
         while try statement.step() {
+            if let paths, !paths.contains(statement.text(3)) { continue }
             let name = statement.text(0)
             let fileID = statement.int(2)
             let names = TagSyntax.selfAndAncestors(name)
@@ -200,7 +205,10 @@ extension IndexStore {
     /// words) rank first (BM25 gives almost no weight to words that occur in most notes, so it cannot lift
     /// an exact title match alone), then by BM25 with titles weighted ×10 (which sums over the words a
     /// note holds, so notes with more of them rank higher).
-    public func search(_ query: String, limit: Int = 20, raw: Bool = false, anyWord: Bool = false) throws -> [SearchHit] {
+    public func search(
+        _ query: String, limit: Int = 20, offset: Int = 0, raw: Bool = false, anyWord: Bool = false,
+        scope: SearchScope = SearchScope(), order: SearchScope.Order = .relevance, highlight: SearchScope.Highlight = .markdown
+    ) throws -> [SearchHit] {
         let expression = raw ? query : Self.ftsExpression(query, anyWord: anyWord)
         guard !expression.isEmpty else { return [] }
         var words = raw ? [] : query.split(whereSeparator: { $0.isWhitespace }).map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "*\"")) }
@@ -209,14 +217,15 @@ extension IndexStore {
         // failing ("LIKE or GLOB pattern too complex", "Expression tree is too large").
         if words.contains(where: { $0.utf8.count > Self.longestFileNameBytes }) || words.count > 500 { words = [] }
         let nameCondition = words.isEmpty ? "0" : words.map { _ in "(f.name LIKE '%' || ? || '%' ESCAPE '\\')" }.joined(separator: anyWord ? " + " : " AND ")
+        let (scopeCondition, scopeValues) = scope.condition
         let statement = try connection.prepare("""
             SELECT f.path, snippet(note_fts, 1, '\(FullTextSegmenter.matchStart)', '\(FullTextSegmenter.matchEnd)', '…', 16), bm25(note_fts, 10.0, 1.0) AS score, (\(nameCondition)) AS name_hit
             FROM note_fts JOIN file f ON f.id = note_fts.rowid
-            WHERE note_fts MATCH ? ORDER BY name_hit DESC, score LIMIT ?
+            WHERE note_fts MATCH ? AND \(scopeCondition) ORDER BY \(order.sql) LIMIT ? OFFSET ?
             """)
-        statement.bind(words.map { .text(Self.escapeLike($0)) } + [.text(expression), .integer(Int64(limit))])
+        statement.bind(words.map { .text(Self.escapeLike($0)) } + [.text(expression)] + scopeValues + [.integer(Int64(limit)), .integer(Int64(offset))])
         return try statement.rows {
-            SearchHit(path: $0.text(0), snippet: FullTextSegmenter.readable($0.text(1)).replacingOccurrences(of: "\n", with: " "), score: $0.double(2))
+            SearchHit(path: $0.text(0), snippet: FullTextSegmenter.readable($0.text(1), highlight: highlight).replacingOccurrences(of: "\n", with: " "), score: $0.double(2))
         }
     }
 
@@ -234,10 +243,15 @@ extension IndexStore {
     }
 
     /// How many notes `search` would find without a limit.
-    public func searchCount(_ query: String, raw: Bool = false, anyWord: Bool = false) throws -> Int {
+    public func searchCount(_ query: String, raw: Bool = false, anyWord: Bool = false, scope: SearchScope = SearchScope()) throws -> Int {
         let expression = raw ? query : Self.ftsExpression(query, anyWord: anyWord)
         guard !expression.isEmpty else { return 0 }
-        return try connection.prepare("SELECT count(*) FROM note_fts WHERE note_fts MATCH ?").bind(.text(expression)).rows { Int($0.int(0)) }.first ?? 0
+        guard !scope.isEmpty else {
+            return try connection.prepare("SELECT count(*) FROM note_fts WHERE note_fts MATCH ?").bind(.text(expression)).rows { Int($0.int(0)) }.first ?? 0
+        }
+        let (condition, values) = scope.condition
+        return try connection.prepare("SELECT count(*) FROM note_fts JOIN file f ON f.id = note_fts.rowid WHERE note_fts MATCH ? AND \(condition)")
+            .bind([.text(expression)] + values).rows { Int($0.int(0)) }.first ?? 0
     }
 
     public enum Direction: String, Sendable, CaseIterable { case outgoing, incoming, both }

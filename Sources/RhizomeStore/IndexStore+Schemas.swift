@@ -56,13 +56,24 @@ extension IndexStore {
 
     /// How many notes use each text value of the `type` property, or of the config's `typeKey` (whatever
     /// the schemas say).
-    public func typePropertyCounts(key: String = "type") throws -> [(value: String, notes: Int)] {
+    /// Only in the notes at `paths` when given.
+    public func typePropertyCounts(key: String = "type", inNotes paths: Set<String>? = nil) throws -> [(value: String, notes: Int)] {
+        guard let paths else {
+            let statement = try connection.prepare("""
+                SELECT json_extract(value_json, '$'), count(*) FROM property WHERE key = ? AND type IN ('string', 'date')
+                GROUP BY 1 ORDER BY 2 DESC, 1
+                """)
+            statement.bind(.text(key))
+            return try statement.rows { ($0.text(0), Int($0.int(1))) }
+        }
         let statement = try connection.prepare("""
-            SELECT json_extract(value_json, '$'), count(*) FROM property WHERE key = ? AND type IN ('string', 'date')
-            GROUP BY 1 ORDER BY 2 DESC, 1
+            SELECT json_extract(p.value_json, '$'), f.path FROM property p JOIN file f ON f.id = p.file_id
+            WHERE p.key = ? AND p.type IN ('string', 'date')
             """)
         statement.bind(.text(key))
-        return try statement.rows { ($0.text(0), Int($0.int(1))) }
+        var counts: [String: Int] = [:]
+        for (value, path) in try statement.rows({ ($0.text(0), $0.text(1)) }) where paths.contains(path) { counts[value, default: 0] += 1 }
+        return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, $0.value) }
     }
 
     /// Paths of the notes whose `type` property (or the config's `typeKey`) is the text `value`.

@@ -20,7 +20,7 @@ import RhizomeTestSupport
         let vault = try vault()
         let text = cli.run(["search", "turtle", "--limit", "2", "--vault", vault.path])
         #expect(text.status == 0, "\(text.error)")
-        #expect(text.output.hasPrefix("showing 2 of 3 results for turtle; --limit to see more\n"), "\(text.output)")
+        #expect(text.output.hasPrefix("showing 2 of 3 results for turtle; --limit and --offset to see more\n"), "\(text.output)")
         let json = cli.run(["search", "turtle", "--limit", "2", "--json", "--vault", vault.path]).json
         #expect(json["total"] as? Int == 3)
         #expect(json["truncated"] as? Bool == true)

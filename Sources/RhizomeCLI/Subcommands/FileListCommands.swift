@@ -12,8 +12,8 @@ struct OrphansCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
-        let (shown, total) = try shaping.shape(try session.store.orphans().map(\.path), store: session.store)
-        shaping.print(shown, total: total, title: "orphan notes", command: self, session: session, context: context)
+        let (shown, total) = try shaping.shape(try session.store.orphans(), path: \.path, store: session.store, sortBy: SortField.fileFields)
+        shaping.print(shown.map(\.path), total: total, title: "orphan notes", command: self, session: session, context: context)
         return .success
     }
 }
@@ -29,8 +29,8 @@ struct DeadendsCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
-        let (shown, total) = try shaping.shape(try session.store.deadEnds().map(\.path), store: session.store)
-        shaping.print(shown, total: total, title: "dead-end notes", command: self, session: session, context: context)
+        let (shown, total) = try shaping.shape(try session.store.deadEnds(), path: \.path, store: session.store, sortBy: SortField.fileFields)
+        shaping.print(shown.map(\.path), total: total, title: "dead-end notes", command: self, session: session, context: context)
         return .success
     }
 }

@@ -17,13 +17,10 @@ struct FindingsCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         // A finding about the vault itself (no file) is left out by --folder, --tag and --type.
-        let findings = try shaping.narrow(try session.store.findings(), path: { $0.path ?? "" }, store: session.store)
+        let findings = try shaping.sorted(
+            try shaping.narrow(try session.store.findings(), path: { $0.path ?? "" }, store: session.store), by: SortField.findingFields)
         let shown = shaping.page(findings)
-        let columns: [(name: String, value: (Finding) -> String)] = [
-            ("path", { $0.path ?? "" }), ("line", { $0.line.map(String.init) ?? "" }), ("column", { $0.column.map(String.init) ?? "" }),
-            ("severity", \.severity.rawValue), ("code", \.code.rawValue), ("message", \.message), ("fix", { $0.fix ?? "" }),
-        ]
-        shaping.print(shown, total: findings.count, columns: columns, path: { $0.path ?? "" }, command: self, session: session, context: context) {
+        shaping.print(shown, total: findings.count, columns: ListColumns.findings, path: { $0.path ?? "" }, command: self, session: session, context: context) {
             context.print("\(findings.count.grouped) finding\(findings.count == 1 ? "" : "s")")
             for finding in shown { context.print(finding.diagnosticDescription) }
         }

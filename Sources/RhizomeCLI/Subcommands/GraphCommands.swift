@@ -18,6 +18,8 @@ struct NeighborsCommand: RhizomeSubcommand {
     @Option(name: .long, help: "Follow outgoing links, incoming links, or both.")
     var direction: IndexStore.Direction = .both
 
+    @OptionGroup var shaping: ListShaping
+
     func validate() throws {
         guard (1...10).contains(depth) else { throw ValidationError("--depth must be between 1 and 10") }
     }
@@ -25,13 +27,14 @@ struct NeighborsCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         let file = try session.note(note)
-        let neighbors = try session.store.neighbors(of: file.id, depth: depth, direction: direction)
-        if global.json {
-            printJSON(neighbors, vault: session.vaultPath, context: context)
-            return .success
+        let fields: [SortField<NeighborRecord>] = [.number("distance", descendingByDefault: false) { Double($0.distance) }, .text("path", \.path)]
+        let (shown, total) = try shaping.shape(
+            try session.store.neighbors(of: file.id, depth: depth, direction: direction), path: \.path, store: session.store, sortBy: fields)
+        let columns: [(name: String, value: (NeighborRecord) -> String)] = [("path", \.path), ("distance", { String($0.distance) })]
+        shaping.print(shown, total: total, columns: columns, path: \.path, command: self, session: session, context: context) {
+            context.print("\(total.grouped) file\(total == 1 ? "" : "s") within \(depth) link\(depth == 1 ? "" : "s") of \(file.path)")
+            for neighbor in shown { context.print("  \(neighbor.distance)  \(neighbor.path)") }
         }
-        context.print("\(neighbors.count) file\(neighbors.count == 1 ? "" : "s") within \(depth) link\(depth == 1 ? "" : "s") of \(file.path)")
-        for neighbor in neighbors { context.print("  \(neighbor.distance)  \(neighbor.path)") }
         return .success
     }
 }

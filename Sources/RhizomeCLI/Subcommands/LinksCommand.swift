@@ -27,7 +27,8 @@ struct LinksCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         if all {
-            let (links, total) = try shaping.shape(try session.store.allLinks(), path: \.source, store: session.store)
+            let all = try session.store.allLinks()
+            let (links, total) = try shaping.shape(all, path: \.source, store: session.store, sortBy: SortField.linkFields(all))
             shaping.print(links, total: total, columns: LinkListing.columns, path: \.source, command: self, session: session, context: context) {
                 for link in links {
                     context.print("\(link.source):\(link.line):\(link.column)  \(link.kind)  \(link.linkPath)\(link.subpath.map { "#" + $0 } ?? "")  → \(link.target ?? "(unresolved)")")
@@ -38,7 +39,8 @@ struct LinksCommand: RhizomeSubcommand {
         let file = try session.note(note!)
         // A note's links are narrowed and listed by what they reach (`--folder Projects`: its links into Projects/).
         let reached = { (link: LinkRecord) in link.target ?? link.linkPath }
-        let (links, total) = try shaping.shape(try session.store.outgoingLinks(of: file.id), path: reached, store: session.store)
+        let outgoing = try session.store.outgoingLinks(of: file.id)
+        let (links, total) = try shaping.shape(outgoing, path: reached, store: session.store, sortBy: SortField.linkFields(outgoing))
         shaping.print(links, total: total, columns: LinkListing.columns, path: reached, command: self, session: session, context: context) {
             context.print("Links from \(file.path) (\(total))")
             LinkListing.printGrouped(links, by: { $0.target ?? "unresolved: " + $0.linkPath }, context: context)
@@ -63,7 +65,8 @@ struct BacklinksCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         let file = try session.note(note)
-        let (links, total) = try shaping.shape(try session.store.backlinks(of: file.id), path: \.source, store: session.store)
+        let backlinks = try session.store.backlinks(of: file.id)
+        let (links, total) = try shaping.shape(backlinks, path: \.source, store: session.store, sortBy: SortField.linkFields(backlinks))
         shaping.print(links, total: total, columns: LinkListing.columns, path: \.source, command: self, session: session, context: context) {
             let sources = Set(links.map(\.source)).count
             context.print("Backlinks to \(file.path): \(total)" + (links.count < total ? "" : " from \(sources) file\(sources == 1 ? "" : "s")"))
@@ -87,7 +90,8 @@ struct UnresolvedCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
-        let (links, total) = try shaping.shape(try session.store.unresolvedLinks(), path: \.source, store: session.store)
+        let unresolved = try session.store.unresolvedLinks()
+        let (links, total) = try shaping.shape(unresolved, path: \.source, store: session.store, sortBy: SortField.linkFields(unresolved))
         shaping.print(links, total: total, columns: LinkListing.columns, path: \.source, command: self, session: session, context: context) {
             var order: [String] = []
             var groups: [String: [LinkRecord]] = [:]

@@ -17,18 +17,19 @@ struct SearchCommand: RhizomeSubcommand {
     @Argument(help: "Words to search for.")
     var query: [String]
 
-    @Option(name: .long, help: "At most this many results.")
-    var limit = 20
-
     @Flag(name: .long, help: "Treat the query as FTS5 syntax.")
     var raw = false
 
     @Option(name: .long, help: "Print each matching line with its number and N lines around it, grouped by note (like rg -C N).")
     var context: Int?
 
-    func validate() throws {
-        guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
-        if let context, !(0...20).contains(context) { throw ValidationError("--context must be from 0 to 20 lines") }
+    /// The list options, applied in SQL before the limit: `--folder`, `--tag`, `--type`; `--limit` (20 by
+    /// default), `--offset`; `--sort relevance` (the default), `path` or `modified`; `--format`.
+    @OptionGroup var shaping: ListShaping
+
+    private var limit: Int { shaping.limit ?? 20 }
+
+    func validate() throws {        if let context, !(0...20).contains(context) { throw ValidationError("--context must be from 0 to 20 lines") }
         guard query.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw ValidationError("give at least one word to search for")
         }
@@ -37,17 +38,24 @@ struct SearchCommand: RhizomeSubcommand {
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         let text = query.joined(separator: " ")
+        let scope = SearchScope(folders: shaping.folders, tag: shaping.tag, type: shaping.type)
+        let order = try Self.order(shaping.sort)
+        let offset = shaping.offset
+        // Matches in terminal bold red (as ripgrep shows them) where the text goes to a terminal; in
+        // markdown bold everywhere else, and always in JSON.
+        let styled = context.stylesOutput && !global.json && (shaping.format ?? .text) == .text && self.context == nil
+        let highlight: SearchScope.Highlight = styled ? .terminal : .markdown
         var hits: [SearchHit]
         var total: Int
         var anyWord = false
         do {
-            hits = try session.store.search(text, limit: limit, raw: raw)
-            total = hits.count < limit ? hits.count : try session.store.searchCount(text, raw: raw)
+            hits = try session.store.search(text, limit: limit, offset: offset, raw: raw, scope: scope, order: order, highlight: highlight)
+            total = offset == 0 && hits.count < limit ? hits.count : try session.store.searchCount(text, raw: raw, scope: scope)
             // No note has every word of several: notes with any of them, those with more first.
-            if hits.isEmpty, !raw, text.split(whereSeparator: { $0.isWhitespace }).count > 1 {
+            if total == 0, !raw, text.split(whereSeparator: { $0.isWhitespace }).count > 1 {
                 anyWord = true
-                hits = try session.store.search(text, limit: limit, anyWord: true)
-                total = hits.count < limit ? hits.count : try session.store.searchCount(text, anyWord: true)
+                hits = try session.store.search(text, limit: limit, offset: offset, anyWord: true, scope: scope, order: order, highlight: highlight)
+                total = offset == 0 && hits.count < limit ? hits.count : try session.store.searchCount(text, anyWord: true, scope: scope)
             }
         } catch let error as StoreError {
             guard raw, case .sqlite(_, let message, _) = error else { throw error }
@@ -58,20 +66,36 @@ struct SearchCommand: RhizomeSubcommand {
         if let around = self.context {
             return try printLines(of: hits, total: total, around: around, session: session, context: context, note: note)
         }
-        if global.json {
+        switch shaping.format ?? (global.json ? .json : .text) {
+        case .json:
             printJSON(hits, total: total, vault: session.vaultPath, context: context, note: note)
-            return .success
-        }
-        if total > hits.count {
-            context.print("showing \(hits.count.grouped) of \(total.grouped) results for \(text); --limit to see more")
-        } else {
-            context.print("\(hits.count) result\(hits.count == 1 ? "" : "s") for \(text)")
-        }
-        for hit in hits {
-            context.print("  \(hit.path)")
-            context.print("      \(hit.snippet)")
+        case .text:
+            if total > hits.count {
+                context.print("showing \(hits.count.grouped) of \(total.grouped) results for \(text)\(offset > 0 ? " from \(offset.grouped)" : ""); --limit and --offset to see more")
+            } else {
+                context.print("\(hits.count) result\(hits.count == 1 ? "" : "s") for \(text)")
+            }
+            for hit in hits {
+                context.print("  \(hit.path)")
+                context.print("      \(hit.snippet)")
+            }
+        default:
+            let columns: [(name: String, value: (SearchHit) -> String)] = [("path", \.path), ("score", { String($0.score) }), ("snippet", \.snippet)]
+            shaping.print(hits, total: total, columns: columns, path: \.path, command: self, session: session, context: context) {}
         }
         return .success
+    }
+
+    /// `--sort`: relevance (or score), path or modified, as the store orders hits.
+    static func order(_ sort: String?) throws -> SearchScope.Order {
+        guard let sort, let request = SortRequest(sort) else { return .relevance }
+        switch request.field {
+        case "relevance", "score": return .relevance
+        case "path": return .path(descending: request.descending ?? false)
+        case "modified": return .modified(descending: request.descending ?? true)
+        default:
+            throw CLIError.invalidArgument("--sort: search results sort by relevance, path or modified, not `\(request.field)`")
+        }
     }
 
     /// `--context N`: the lines of each hit that hold a query word (case and accents ignored), with N lines

@@ -11,44 +11,43 @@ struct TagsCommand: RhizomeSubcommand {
         commandName: "tags",
         abstract: "List tags with counts (nested tags roll up into their parents), or the notes with TAG.")
 
-    enum SortOrder: String, ExpressibleByArgument, CaseIterable { case name, count }
-
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "A tag (with or without #); matches nested tags too: #project matches #project/rhizome.")
     var tag: String?
 
-    @Option(name: .long, help: "Order of the tag list: name or count.")
-    var sort: SortOrder = .name
+    /// The list options: with TAG they narrow and page its notes (sorted by path, name, modified or size);
+    /// without, `--folder`, `--tag` and `--type` narrow the notes whose tags are counted, and the tags sort
+    /// by name (nested under their parents), count or notes.
+    @OptionGroup var shaping: ListShaping
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context)
         if let tag {
-            let files = try session.store.files(withTag: tag)
-            if global.json {
-                printJSON(files.map(\.path), vault: session.vaultPath, context: context)
-            } else {
-                let name = tag.hasPrefix("#") ? String(tag.dropFirst()) : tag
-                context.print("\(files.count) file\(files.count == 1 ? "" : "s") tagged #\(name)")
-                for file in files { context.print("  " + file.path) }
-                if files.isEmpty, let near = NearestName.nearest(name, among: try session.store.tagCounts().map(\.tag)) {
-                    context.printError("Did you mean #\(near)?")
-                }
+            let tagged = try session.store.files(withTag: tag)
+            let (files, total) = try shaping.shape(tagged, path: \.path, store: session.store, sortBy: SortField.fileFields)
+            let name = tag.hasPrefix("#") ? String(tag.dropFirst()) : tag
+            shaping.print(files.map(\.path), total: total, title: "files tagged #\(name)", singular: "file tagged #\(name)", command: self, session: session, context: context)
+            if tagged.isEmpty, !global.json, shaping.format == nil, let near = NearestName.nearest(name, among: try session.store.tagCounts().map(\.tag)) {
+                context.printError("Did you mean #\(near)?")
             }
             return .success
         }
-        var counts = try session.store.tagCounts()
-        if sort == .count { counts.sort { ($1.count, $0.tag.lowercased()) < ($0.count, $1.tag.lowercased()) } }
-        if global.json {
-            printJSON(counts, vault: session.vaultPath, context: context)
-            return .success
+        var notes: Set<String>? = nil
+        if shaping.narrows { notes = Set(try shaping.narrow(try session.store.notePaths(), path: { $0 }, store: session.store)) }
+        let fields: [SortField<TagCount>] = [.text("name", \.tag), .number("count") { Double($0.count) }, .number("notes") { Double($0.notes) }]
+        let counts = try shaping.sorted(try session.store.tagCounts(inNotes: notes), by: fields)
+        let shown = shaping.page(counts)
+        let nested = shaping.sort.flatMap(SortRequest.init).map { $0.field == "name" && $0.descending != true } ?? true
+        let columns: [(name: String, value: (TagCount) -> String)] = [("tag", \.tag), ("count", { String($0.count) }), ("notes", { String($0.notes) })]
+        shaping.print(shown, total: counts.count, columns: columns, path: \.tag, command: self, session: session, context: context) {
+            var table = TextTable("TAG", "COUNT", "NOTES")
+            for count in shown {
+                let depth = count.tag.filter { $0 == "/" }.count
+                table.add(String(repeating: "  ", count: nested ? depth : 0) + "#" + count.tag, count.count.grouped, count.notes.grouped)
+            }
+            context.print(table.render())
         }
-        var table = TextTable("TAG", "COUNT", "NOTES")
-        for count in counts {
-            let depth = count.tag.filter { $0 == "/" }.count
-            table.add(String(repeating: "  ", count: sort == .name ? depth : 0) + "#" + count.tag, count.count.grouped, count.notes.grouped)
-        }
-        context.print(table.render())
         return .success
     }
 }
@@ -105,7 +104,11 @@ struct TasksCommand: RhizomeSubcommand {
             }
             tasks.sort { (dueDates["\($0.path):\($0.line)"]!, $0.path, $0.line) < (dueDates["\($1.path):\($1.line)"]!, $1.path, $1.line) }
         }
-        let (shown, total) = try shaping.shape(tasks, path: \.path, store: session.store)
+        let taskFields: [SortField<TaskRecord>] = [
+            .text("path", \.path), .number("line", descendingByDefault: false) { Double($0.line) }, .text("status", \.status), .text("text", \.text),
+            .optionalText("due") { dueDates["\($0.path):\($0.line)"] ?? TaskDue.date(in: $0.text) },
+        ]
+        let (shown, total) = try shaping.shape(tasks, path: \.path, store: session.store, sortBy: taskFields)
         let columns: [(name: String, value: (TaskRecord) -> String)] = [
             ("path", \.path), ("line", { String($0.line) }), ("status", \.status), ("text", \.text),
             ("due", { dueDates["\($0.path):\($0.line)"] ?? TaskDue.date(in: $0.text) ?? "" }),
@@ -143,7 +146,19 @@ struct PropertiesCommand: RhizomeSubcommand {
         let session = try VaultSession.open(global, context: context)
         if let key {
             let all = try session.store.propertyValues(key: key)
-            let values = try shaping.narrow(all, path: \.path, store: session.store)
+            let valueFields: [SortField<PropertyValueRecord>] = [
+                .text("path", \.path), .text("type", \.type),
+                // Numbers by value, other values as text, numbers first.
+                SortField(name: "value", descendingByDefault: false) { a, b in
+                    switch (Double(a.value.displayText), Double(b.value.displayText)) {
+                    case let (left?, right?): return left < right
+                    case (.some, nil): return true
+                    case (nil, .some): return false
+                    case (nil, nil): return a.value.displayText.lowercased() < b.value.displayText.lowercased()
+                    }
+                },
+            ]
+            let values = try shaping.sorted(try shaping.narrow(all, path: \.path, store: session.store), by: valueFields)
             let shown = shaping.page(values)
             let columns: [(name: String, value: (PropertyValueRecord) -> String)] = [
                 ("path", \.path), ("type", \.type), ("value", \.value.displayText), ("line", { String($0.line) }),

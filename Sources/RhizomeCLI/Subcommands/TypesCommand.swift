@@ -25,10 +25,16 @@ struct TypesCommand: RhizomeSubcommand {
     @Flag(help: "Write the changes (migrate; default: show them).")
     var write = false
 
+    /// The list options: `--folder`, `--tag` and `--type` narrow the notes counted; the values sort by `type`
+    /// or `notes` (the default: most first).
+    @OptionGroup var shaping: ListShaping
+
     func validate() throws {
         switch action {
         case nil:
             guard from == nil, to == nil, !write else { throw ValidationError("--from, --to and --write belong to `rhizome types migrate`") }
+        case "migrate" where !shaping.isDefault:
+            throw ValidationError("the list options belong to the list of types, not to `types migrate`")
         case "migrate":
             guard let from, let to, !from.isEmpty, !to.isEmpty else { throw ValidationError("`types migrate` needs --from OLD and --to NEW") }
             guard from != to else { throw ValidationError("--from and --to are the same type") }
@@ -43,16 +49,29 @@ struct TypesCommand: RhizomeSubcommand {
         let session = try VaultSession.open(global, context: context)
         if action == "migrate", let from, let to { return try migrate(from: from, to: to, catalog: catalog, session: session, context: context) }
 
-        let values = try session.store.typePropertyCounts(key: catalog.config.typeKey).map { item in
+        var notes: Set<String>? = nil
+        if shaping.narrows { notes = Set(try shaping.narrow(try session.store.notePaths(), path: { $0 }, store: session.store)) }
+        let all = try session.store.typePropertyCounts(key: catalog.config.typeKey, inNotes: notes).map { item in
             TypeValue(value: item.value, notes: item.notes, schema: catalog.schema(forTypeValue: item.value)?.type)
         }
+        let sorted = try shaping.sorted(all, by: [.text("type", \.value), .number("notes") { Double($0.notes) }])
+        let values = shaping.page(sorted)
         var byPath: [String: Int] = [:]
-        for note in try session.store.typedNotes() where note.declaredType == nil {
+        for note in try session.store.typedNotes() where note.declaredType == nil && notes.map({ $0.contains(note.path) }) ?? true {
             if let type = note.type { byPath[type, default: 0] += 1 }
         }
         let pathTyped = byPath.sorted { $0.key < $1.key }.map { PathTyped(type: $0.key, notes: $0.value) }
-        if global.json {
-            printJSON(Listing(values: values, typedByPath: pathTyped), vault: session.vaultPath, context: context)
+        switch shaping.format ?? (global.json ? .json : .text) {
+        case .json:
+            context.print(JSONOutput.encode(JSONOutput.Envelope(
+                command: Self.name, vault: session.vaultPath, data: Listing(values: values, typedByPath: pathTyped),
+                total: sorted.count, truncated: sorted.count > values.count)))
+            return .success
+        case .text:
+            break
+        default:
+            let columns: [(name: String, value: (TypeValue) -> String)] = [("type", \.value), ("notes", { String($0.notes) }), ("schema", { $0.schema ?? "" })]
+            shaping.print(values, total: sorted.count, columns: columns, path: \.value, command: self, session: session, context: context) {}
             return .success
         }
         var table = TextTable(headers: ["TYPE VALUE", "NOTES", "SCHEMA"])
@@ -61,6 +80,7 @@ struct TypesCommand: RhizomeSubcommand {
             table.add(cells: [value.value, value.notes.grouped, schema])
         }
         context.print(values.isEmpty ? "no note has a `\(catalog.config.typeKey):` property" : table.render())
+        shaping.printCutLine(shown: values.count, total: sorted.count, context: context)
         if !pathTyped.isEmpty {
             context.print("\nTyped by path (no `type:`): " + pathTyped.map { "\($0.type) \($0.notes)" }.joined(separator: ", "))
         }

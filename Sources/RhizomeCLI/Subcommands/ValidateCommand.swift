@@ -16,8 +16,11 @@ struct ValidateCommand: RhizomeSubcommand {
     @Argument(help: "Notes or folders to report on (default: the whole vault). Vault-wide checks still consider every note.")
     var paths: [String] = []
 
-    @Option(name: .customLong("type"), help: "Only notes of this type (schema type or `type:` value).")
-    var type: String?
+    /// The list options; `--type` means the notes of that type (schema type or `type:` value); the summary
+    /// counts every finding of the notes looked at, whatever `--limit` shows.
+    @OptionGroup var shaping: ListShaping
+
+    private var type: String? { shaping.type }
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let vault = try VaultLocator.locate(explicit: global.vault, environment: context.environment, currentDirectory: context.currentDirectory)
@@ -31,6 +34,9 @@ struct ValidateCommand: RhizomeSubcommand {
         }
         let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: try session.store.notePaths(), resolveNote: { try? session.store.resolveNote($0)?.path })
         let wantedType = type.map { catalog.schema(forTypeValue: $0)?.type ?? $0 }
+        // `--type` is applied here (as schemas map it), the other narrowing options by `shaping.narrow`.
+        var narrowing = shaping
+        narrowing.type = nil
         var findings = try session.store.validationFindings().filter { item in
             guard let path = item.finding.path, filter.includes(path) else { return filter.prefixes.isEmpty && type == nil }
             // Excluded notes (templates) are left alone entirely, parse findings included.
@@ -50,9 +56,15 @@ struct ValidateCommand: RhizomeSubcommand {
                 return a.offset < b.offset
             }.map(\.element)
         }
-        let typed = try session.store.typedNotes().filter { note in
-            filter.includes(note.path) && note.type != nil && (wantedType == nil || note.type == wantedType)
+        if narrowing.narrows {
+            let kept = Set(try narrowing.narrow(try session.store.notePaths() + findings.compactMap(\.path), path: { $0 }, store: session.store))
+            findings = findings.filter { $0.path.map(kept.contains) ?? false }
         }
+        let noteKept = narrowing.narrows ? Set(try narrowing.narrow(try session.store.notePaths(), path: { $0 }, store: session.store)) : nil
+        let typed = try session.store.typedNotes().filter { note in
+            filter.includes(note.path) && note.type != nil && (wantedType == nil || note.type == wantedType) && noteKept.map { $0.contains(note.path) } ?? true
+        }
+        findings = try shaping.sorted(findings, by: SortField.findingFields)
         let summary = Summary(
             checkedNotes: typed.count,
             notesWithErrors: Set(findings.filter { $0.severity == .error }.compactMap(\.path)).count,
@@ -60,13 +72,20 @@ struct ValidateCommand: RhizomeSubcommand {
             warnings: findings.count { $0.severity == .warning },
             infos: findings.count { $0.severity == .info })
 
-        if global.json {
-            printJSON(Report(findings: findings, summary: summary), vault: session.vaultPath, context: context)
-        } else {
-            for finding in findings { context.print(finding.diagnosticDescription) }
-            if !findings.isEmpty { context.print() }
+        let shown = shaping.page(findings)
+        switch shaping.format ?? (global.json ? .json : .text) {
+        case .json:
+            context.print(JSONOutput.encode(JSONOutput.Envelope(
+                command: Self.name, vault: session.vaultPath, data: Report(findings: shown, summary: summary),
+                total: findings.count, truncated: findings.count > shown.count)))
+        case .text:
+            for finding in shown { context.print(finding.diagnosticDescription) }
+            if !shown.isEmpty { context.print() }
+            shaping.printCutLine(shown: shown.count, total: findings.count, context: context)
             // Errors count every note (invalid YAML anywhere is one); "typed" says how many had a schema.
             context.print("\(summary.errors) error\(summary.errors == 1 ? "" : "s") in \(summary.notesWithErrors) note\(summary.notesWithErrors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), \(summary.infos) for information · \(summary.checkedNotes) typed note\(summary.checkedNotes == 1 ? "" : "s") checked against a schema")
+        default:
+            shaping.print(shown, total: findings.count, columns: ListColumns.findings, path: { $0.path ?? "" }, command: self, session: session, context: context) {}
         }
         return summary.errors > 0 ? .problemsFound : .success
     }

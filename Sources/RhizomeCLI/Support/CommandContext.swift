@@ -38,6 +38,12 @@ public struct CommandContext: Sendable {
     }
 
     func print(_ text: String = "") { standardOutput.write(text + "\n") }
+
+    /// Whether standard output is the process's own and a terminal (`NO_COLOR` unset): where text may carry
+    /// terminal styles. Never for a capturing sink (tests) or a pipe.
+    var stylesOutput: Bool {
+        standardOutput === OutputSink.standardOutput && isatty(1) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
+    }
     func printError(_ text: String) { standardError.write(text + "\n") }
 }
 

@@ -28,23 +28,30 @@ struct ListShaping: ParsableArguments {
     @Option(help: "Output: text, json, jsonl, csv, tsv or paths (one path per line, for scripts).")
     var format: Format?
 
+    @Option(help: "Order by FIELD, FIELD:asc or FIELD:desc (counts and dates: largest first by default). Each list names its fields when given one it lacks; docs/COMMANDS.md lists them.")
+    var sort: String?
+
     /// No option given: the whole list, in the command's own output.
-    var isDefault: Bool { folders.isEmpty && tag == nil && type == nil && offset == 0 && limit == nil && format == nil }
+    var isDefault: Bool { folders.isEmpty && tag == nil && type == nil && offset == 0 && limit == nil && format == nil && sort == nil }
+
+    /// Whether an option narrows which notes count (`--folder`, `--tag`, `--type`).
+    var narrows: Bool { !folders.isEmpty || tag != nil || type != nil }
 
     func validate() throws {
         if offset < 0 { throw ValidationError("--offset must be 0 or more") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let sort, SortRequest(sort) == nil { throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not `\(sort)`") }
     }
 
     /// `paths` narrowed by folder, tag and type, then paged; with how many there were before paging.
     func shape(_ paths: [String], store: IndexStore) throws -> (shown: [String], total: Int) {
-        try shape(paths, path: { $0 }, store: store)
+        try shape(paths, path: { $0 }, store: store, sortBy: [.text("path") { $0 }])
     }
 
     /// `rows` narrowed by the note each belongs to (`path`: a link's source, a task's note) by folder, tag
     /// and type, then paged; with how many there were before paging.
-    func shape<Row>(_ rows: [Row], path: (Row) -> String, store: IndexStore) throws -> (shown: [Row], total: Int) {
-        let kept = try narrow(rows, path: path, store: store)
+    func shape<Row>(_ rows: [Row], path: (Row) -> String, store: IndexStore, sortBy fields: [SortField<Row>] = []) throws -> (shown: [Row], total: Int) {
+        let kept = try sorted(try narrow(rows, path: path, store: store), by: fields)
         return (page(kept), kept.count)
     }
 
@@ -73,7 +80,8 @@ struct ListShaping: ParsableArguments {
     }
 
     /// Prints a shaped list of paths in the chosen format (`--json` of the global options means json).
-    func print(_ shown: [String], total: Int, title: String, command: some RhizomeSubcommand, session: VaultSession, context: CommandContext) {
+    /// `title` is plural ("orphan notes"); `singular` defaults to it without its last letter.
+    func print(_ shown: [String], total: Int, title: String, singular: String? = nil, command: some RhizomeSubcommand, session: VaultSession, context: CommandContext) {
         switch format ?? (command.global.json ? .json : .text) {
         case .json:
             command.printJSON(shown, total: total, vault: session.vaultPath, context: context)
@@ -86,7 +94,7 @@ struct ListShaping: ParsableArguments {
         case .paths:
             for path in shown { context.print(path) }
         case .text:
-            context.print("\(total.grouped) \(total == 1 ? String(title.dropLast()) : title)")
+            context.print("\(total.grouped) \(total == 1 ? singular ?? String(title.dropLast()) : title)")
             for path in shown { context.print("  " + path) }
             printCutLine(shown: shown.count, total: total, context: context)
         }
@@ -126,5 +134,13 @@ struct ListShaping: ParsableArguments {
     private static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// The CSV and TSV columns of rows more than one command lists.
+enum ListColumns {
+    static var findings: [(name: String, value: (Finding) -> String)] {
+        [("path", { $0.path ?? "" }), ("line", { $0.line.map(String.init) ?? "" }), ("column", { $0.column.map(String.init) ?? "" }),
+         ("severity", \.severity.rawValue), ("code", \.code.rawValue), ("message", \.message), ("fix", { $0.fix ?? "" })]
     }
 }
