@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "RhizomeWatchTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeTestSupport"]),
         .testTarget(
             name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "RhizomeOperations", "RhizomeTestSupport", "rhizome"],
-            exclude: ["Snapshots"]  // read through #filePath, not as a bundle resource
+            exclude: ["Snapshots", "Transcripts"]  // read through #filePath, not as a bundle resource
         ),
     ],
     swiftLanguageModes: [.v6]
