@@ -135,3 +135,4 @@ import RhizomeTestSupport
         #expect(cli.run(["types", "migrate", "--from", "a", "--to", "b", "--limit", "1", "--vault", vault.path]).status == 2)
     }
 }
+

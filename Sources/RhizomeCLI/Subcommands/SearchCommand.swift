@@ -123,12 +123,14 @@ struct SearchCommand: RhizomeSubcommand {
             printJSON(results, total: total, vault: session.vaultPath, context: context, note: note)
             return .success
         }
+        let styled = context.stylesOutput
         for result in results {
             context.print(result.path)
             var previous: Int? = nil
             for line in result.lines {
                 if let previous, line.line > previous + 1 { context.print("--") }
-                context.print("\(line.line)\(line.match ? ":" : "-")\(line.text)")
+                let text = styled && line.match ? Self.highlighted(line.text, words: words) : line.text
+                context.print("\(line.line)\(line.match ? ":" : "-")\(text)")
                 previous = line.line
             }
             context.print("")
@@ -138,6 +140,34 @@ struct SearchCommand: RhizomeSubcommand {
         if total > hits.count { summary += " (of \(total.grouped) matching notes; --limit to see more)" }
         context.print(summary)
         return .success
+    }
+
+    /// `line` with each occurrence of a query word (case and accents ignored) in terminal bold red.
+    static func highlighted(_ line: String, words: [String]) -> String {
+        var ranges: [Range<String.Index>] = []
+        for word in words where !word.isEmpty {
+            var start = line.startIndex
+            while start < line.endIndex, let found = line.range(of: word, options: [.caseInsensitive, .diacriticInsensitive], range: start..<line.endIndex) {
+                ranges.append(found)
+                start = found.upperBound
+            }
+        }
+        guard !ranges.isEmpty else { return line }
+        // Overlapping matches (`watch` and `watcher`) merge into one.
+        var merged: [Range<String.Index>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        var output = "", position = line.startIndex
+        for range in merged {
+            output += line[position..<range.lowerBound] + "\u{1B}[1;31m" + line[range] + "\u{1B}[0m"
+            position = range.upperBound
+        }
+        return output + line[position...]
     }
 
     private static func folded(_ text: String) -> String {
