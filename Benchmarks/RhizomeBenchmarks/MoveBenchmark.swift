@@ -23,16 +23,7 @@ struct MoveBenchmark {
         var hubTimes: [Double] = [], folderTimes: [Double] = [], undoTimes: [Double] = []
         var hubCPU: [Double] = [], folderCPU: [Double] = [], undoCPU: [Double] = []
         for round in 0..<rounds {
-            let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("move-vault")
-            let database = URL(fileURLWithPath: workRoot).appendingPathComponent("move-\(noteCount).sqlite").path
-            try? FileManager.default.removeItem(at: vault)
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
-            try? FileManager.default.removeItem(atPath: workRoot + "/.move-\(noteCount).sqlite.operations")
-            try FileManager.default.copyItem(at: template, to: vault)
-            try addFixtures(to: vault, generator: generator)
-            let store = try IndexStore(path: database)
-            _ = try Indexer(store: store, vaultRoot: vault.path).run()
-            let editor = try VaultEditor(vaultPath: vault.path, databasePath: database, store: store)
+            let editor = try freshCopy(of: template, generator: generator)
 
             let (hubPlan, hub) = try phases { () throws -> MovePlan in try editor.planMove("Hub", to: "Archive/Hub renamed") } apply: { try editor.apply($0) }
             hubTimes.append(hub.total)
@@ -59,16 +50,7 @@ struct MoveBenchmark {
 
     private func runHubOnly(template: URL, generator: VaultGenerator) throws {
         print("\n== Hub note moved there and back, \(noteCount) notes (release, in-process) ==")
-        let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("move-vault")
-        let database = URL(fileURLWithPath: workRoot).appendingPathComponent("move-\(noteCount).sqlite").path
-        try? FileManager.default.removeItem(at: vault)
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
-        try? FileManager.default.removeItem(atPath: workRoot + "/.move-\(noteCount).sqlite.operations")
-        try FileManager.default.copyItem(at: template, to: vault)
-        try addFixtures(to: vault, generator: generator)
-        let store = try IndexStore(path: database)
-        _ = try Indexer(store: store, vaultRoot: vault.path).run()
-        let editor = try VaultEditor(vaultPath: vault.path, databasePath: database, store: store)
+        let editor = try freshCopy(of: template, generator: generator)
         var times: [Double] = [], cpu: [Double] = []
         for round in 0..<rounds {
             let (from, to) = round % 2 == 0 ? ("Hub", "Archive/Hub renamed") : ("Archive/Hub renamed", "Hub")
@@ -78,6 +60,20 @@ struct MoveBenchmark {
             print(String(format: "  %@ → %@: plan %.0f + apply %.0f = %.0f ms (CPU %.0f)", from, to, move.plan, move.apply, move.total, move.cpu))
         }
         print(String(format: "  hub move median %.0f ms (min %.0f, max %.0f); CPU median %.0f ms", Measurements.median(times.sorted()), times.min() ?? 0, times.max() ?? 0, Measurements.median(cpu.sorted())))
+    }
+
+    /// A new copy of the generated vault with the fixtures, indexed, and an editor on it.
+    private func freshCopy(of template: URL, generator: VaultGenerator) throws -> VaultEditor {
+        let vault = URL(fileURLWithPath: workRoot).appendingPathComponent("move-vault")
+        let database = URL(fileURLWithPath: workRoot).appendingPathComponent("move-\(noteCount).sqlite").path
+        try? FileManager.default.removeItem(at: vault)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        try? FileManager.default.removeItem(atPath: workRoot + "/.move-\(noteCount).sqlite.operations")
+        try FileManager.default.copyItem(at: template, to: vault)
+        try addFixtures(to: vault, generator: generator)
+        let store = try IndexStore(path: database)
+        _ = try Indexer(store: store, vaultRoot: vault.path).run()
+        return try VaultEditor(vaultPath: vault.path, databasePath: database, store: store)
     }
 
     /// `Hub.md` with 1,000 backlinks, and `Bulk/` with 1,000 notes linking each other and out, linked from

@@ -62,7 +62,11 @@ struct SearchCommand: RhizomeSubcommand {
             throw CLIError.searchSyntax(query: text, reason: message)
         }
         let note = anyWord ? "no note has every word; these notes have some of them, those with more first" : nil
-        if let note, !global.json, !hits.isEmpty { context.print("No note has every word of \(text); notes with some of them:") }
+        if note != nil, !global.json, !hits.isEmpty {
+            // Said beside the list, never inside output meant for a program (paths, CSV, JSON lines).
+            let message = "No note has every word of \(text); notes with some of them:"
+            if (shaping.format ?? .text) == .text { context.print(message) } else if shaping.format != .json { context.printError(message) }
+        }
         if let around = self.context {
             return try printLines(of: hits, total: total, around: around, session: session, context: context, note: note)
         }
