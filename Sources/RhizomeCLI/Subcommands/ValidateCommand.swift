@@ -56,13 +56,12 @@ struct ValidateCommand: RhizomeSubcommand {
                 return a.offset < b.offset
             }.map(\.element)
         }
-        if narrowing.narrows {
-            let kept = Set(try narrowing.narrow(try session.store.notePaths() + findings.compactMap(\.path), path: { $0 }, store: session.store))
-            findings = findings.filter { $0.path.map(kept.contains) ?? false }
-        }
-        let noteKept = narrowing.narrows ? Set(try narrowing.narrow(try session.store.notePaths(), path: { $0 }, store: session.store)) : nil
+        // The notes and other files (`.base`) the other options keep; nil when they keep everything.
+        let kept = narrowing.narrows
+            ? Set(try narrowing.narrow(try session.store.notePaths() + findings.compactMap(\.path), path: { $0 }, store: session.store)) : nil
+        if let kept { findings = findings.filter { $0.path.map(kept.contains) ?? false } }
         let typed = try session.store.typedNotes().filter { note in
-            filter.includes(note.path) && note.type != nil && (wantedType == nil || note.type == wantedType) && noteKept.map { $0.contains(note.path) } ?? true
+            filter.includes(note.path) && note.type != nil && (wantedType == nil || note.type == wantedType) && kept.map { $0.contains(note.path) } ?? true
         }
         findings = try shaping.sorted(findings, by: SortField.findingFields)
         let summary = Summary(
