@@ -47,7 +47,9 @@ import RhizomeTestSupport
         let malformed = cli.run(["orphans", "--sort", "name:up", "--vault", vault.path])
         #expect(malformed.status == 2)
         #expect(malformed.error.contains("--sort takes FIELD, FIELD:asc or FIELD:desc"), "\(malformed.error)")
-        #expect(cli.run(["search", "turtle", "--sort", "size", "--vault", vault.path]).status == 2)
+        let search = cli.run(["search", "turtle", "--sort", "pat", "--vault", vault.path])
+        #expect(search.status == 2)
+        #expect(search.error.contains("sorts by relevance, path, modified, not `pat` (did you mean `path`?)"), "\(search.error)")
     }
 
     @Test func `unresolved sorted by count puts the most wanted missing note first`() throws {

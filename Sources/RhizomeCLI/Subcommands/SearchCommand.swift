@@ -98,7 +98,7 @@ struct SearchCommand: RhizomeSubcommand {
         case "path": return .path(descending: request.descending ?? false)
         case "modified": return .modified(descending: request.descending ?? true)
         default:
-            throw CLIError.invalidArgument("--sort: search results sort by relevance, path or modified, not `\(request.field)`")
+            throw request.unknownField(among: ["relevance", "path", "modified"])
         }
     }
 

@@ -41,6 +41,13 @@ struct SortField<Row> {
 
 /// What `--sort` asked for.
 struct SortRequest: Equatable {
+    /// The usage error for a field the list does not sort by, naming those it does.
+    func unknownField(among known: [String]) -> CLIError {
+        guard !known.isEmpty else { return .invalidArgument("this command's list has one order; --sort does not apply") }
+        return .invalidArgument("--sort: this list sorts by \(known.joined(separator: ", ")), not `\(field)`"
+            + (NearestName.nearest(field, among: known).map { " (did you mean `\($0)`?)" } ?? ""))
+    }
+
     var field: String
     /// nil: the field's own default direction.
     var descending: Bool?
@@ -66,11 +73,7 @@ extension ListShaping {
     func sorted<Row>(_ rows: [Row], by fields: [SortField<Row>]) throws -> [Row] {
         guard let sort, let request = SortRequest(sort) else { return rows }
         guard let field = fields.first(where: { $0.name == request.field }) else {
-            let known = fields.map(\.name)
-            throw CLIError.invalidArgument(known.isEmpty
-                ? "this command's list has one order; --sort does not apply"
-                : "--sort: this list sorts by \(known.joined(separator: ", ")), not `\(request.field)`"
-                    + (NearestName.nearest(request.field, among: known).map { " (did you mean `\($0)`?)" } ?? ""))
+            throw request.unknownField(among: fields.map(\.name))
         }
         let descending = request.descending ?? field.descendingByDefault
         return rows.enumerated().sorted { a, b in
