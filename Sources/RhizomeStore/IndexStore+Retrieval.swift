@@ -115,7 +115,8 @@ extension IndexStore {
 
     /// The FTS5 terms of a question, any of which may match: its words (lowercased, without the commonest
     /// English words), and for Chinese, Japanese or Korean text, which has no spaces between words, each
-    /// pair of neighbouring characters (as a phrase: the index holds one token per CJK character).
+    /// pair of neighbouring characters (as a phrase: the index holds one token per CJK character) and the
+    /// English words of the terms `CrossLanguageGlossary` knows in it.
     static func questionTerms(_ question: String) -> [String] {
         var seen = Set<String>()
         var terms: [String] = []
@@ -132,12 +133,25 @@ extension IndexStore {
                     let characters = Array(run.text)
                     if characters.count == 1 { add(FullTextSegmenter.term(run.text)) }
                     for index in characters.indices.dropLast() { add(FullTextSegmenter.term(String(characters[index...index + 1]))) }
+                    // In English, for a vault written in English: `同步冲突` → sync, conflict.
+                    for english in CrossLanguageGlossary.englishWords(in: run.text) where english.count >= 3 && !stopWords.contains(english) {
+                        for term in englishTerms(english) { add(term) }
+                    }
                 } else if run.text.count >= 3 && !stopWords.contains(run.text) {
                     for term in englishTerms(run.text) { add(term) }
                 }
             }
         }
         return terms
+    }
+
+    /// The words `relevantNotes` searches a question for, as a person reads them (`同步冲突` → 同步, 步冲, 冲突,
+    /// sync, synchronize, conflict).
+    public static func searchWords(for question: String) -> [String] {
+        questionTerms(question).map { term in
+            let word = term.dropFirst().dropLast().replacingOccurrences(of: "\"\"", with: "\"")
+            return word.unicodeScalars.contains(where: FullTextSegmenter.isCJK) ? word.replacingOccurrences(of: " ", with: "") : word
+        }
     }
 
     /// A word as FTS5 terms: the word, and its stem when it is inflected (`syncing` → `syncing`, `sync`).

@@ -38,7 +38,9 @@ struct ExploreCommandTests {
             guard let match = line.firstMatch(of: #/^  \[(\d+)\] (.+\.md)  \(score \d+\.\d\d, \d{4}-\d\d-\d\d\)$/#) else { return nil }
             return (Int(match.1)!, String(match.2))
         }
-        #expect(result.lines.first == "Notes (\(listed.count)):")
+        // What the notes were searched for: the question's words without the commonest ones.
+        #expect(result.lines.first == "Searched for: decision, sqlite, fts5")
+        #expect(result.lines.dropFirst().first == "Notes (\(listed.count)):")
         #expect(listed.map(\.0) == Array(1...max(1, listed.count)))
         #expect(listed.count >= 5 && listed.count <= 20)
         #expect(listed.first?.1 == Self.adr)
@@ -100,7 +102,8 @@ struct ExploreCommandTests {
         #expect(envelope.keys == ["command", "data", "vault", "version"])
         #expect(envelope["command"] == "explore")
         let plan = envelope["data"]
-        #expect(plan.keys == ["estimatedCostUSD", "estimatedInputTokens", "maxTokens", "model", "notes", "prompt", "scores", "system", "temperature"])
+        #expect(plan.keys == ["estimatedCostUSD", "estimatedInputTokens", "maxTokens", "model", "notes", "prompt", "scores", "searchWords", "system", "temperature"])
+        #expect(plan["searchWords"] == ["decision", "sqlite", "fts5"])
         #expect(plan["model"] == "claude-haiku-4-5")
         #expect(plan["maxTokens"] == 512)
         #expect(plan["temperature"] == 0.3)

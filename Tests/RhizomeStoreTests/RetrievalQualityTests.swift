@@ -1,6 +1,7 @@
 /// How `explore` picks notes (`IndexStore.relevantNotes`), with no model call: inflected question words
-/// find their stems, and on the Obsidian help vault the question set of the retrieval benchmark
-/// (`Benchmarks/retrieval-questions.json`) keeps at least the recall it has today.
+/// find their stems, Chinese and Japanese questions find English notes through the glossary, and on the
+/// Obsidian help vault the question sets of the retrieval benchmark (`Benchmarks/retrieval-questions*.json`)
+/// keep at least the recall they have today.
 import Foundation
 import Testing
 @testable import RhizomeStore
@@ -22,27 +23,67 @@ import RhizomeTestSupport
             ("class", "class"), ("uses", "uses"), ("sing", "sing"), ("notes", "note"), ("caches", "cach"),
         ]
         for (word, stem) in cases { #expect(IndexStore.lightStem(word) == stem, "\(word)") }
-        #expect(IndexStore.questionTerms("Syncing 同步") == [#""syncing""#, #""sync""#, #""同 步""#])
+        // `同步` is kept as a pair of characters (for vaults in Chinese) and gives its English words.
+        #expect(IndexStore.questionTerms("Syncing 同步") == [#""syncing""#, #""sync""#, #""同 步""#, #""synchronize""#])
+    }
+
+    @Test func `a question in Chinese or Japanese finds English notes through the glossary`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Sync settings.md", "Choose which folders sync to each device, and how conflicts are resolved.\n")
+        try vault.write("Templates.md", "Insert a template into the current note.\n")
+        try vault.write("Other.md", "Nothing about that here.\n")
+        try vault.index()
+        let store = try vault.store()
+        #expect(try store.relevantNotes(for: "两台设备同时改了同一篇笔记，同步冲突怎么处理").first?.path == "Sync settings.md")
+        #expect(try store.relevantNotes(for: "兩台裝置的同步衝突").first?.path == "Sync settings.md")
+        #expect(try store.relevantNotes(for: "テンプレートを挿入したい").first?.path == "Templates.md")
+        // Unknown CJK text still searches pairs of characters, for vaults written in those languages.
+        #expect(try store.relevantNotes(for: "量子色力学").isEmpty)
+    }
+
+    @Test func `the glossary cuts CJK text into its longest known terms`() {
+        #expect(CrossLanguageGlossary.terms(in: "同步冲突怎么处理").starts(with: ["同步", "冲突"]))
+        #expect(CrossLanguageGlossary.terms(in: "ショートカットキーを設定").contains("ショートカットキー"))
+        #expect(CrossLanguageGlossary.englishWords(in: "同步").contains("sync"))
+        #expect(CrossLanguageGlossary.terms(in: "量子色力学").isEmpty)
+        #expect(IndexStore.searchWords(for: "同步冲突 syncing") == ["同步", "步冲", "冲突", "sync", "synchronize", "conflict", "syncing"])
+        // Every entry is well formed: a term of at least two characters, lowercase English words.
+        for (term, words) in CrossLanguageGlossary.words {
+            #expect(term.count >= 2 && !term.contains(" ") && !words.isEmpty, "\(term)")
+            #expect(words.allSatisfy { $0 == $0.lowercased() && $0.unicodeScalars.allSatisfy(\.isASCII) }, "\(term)")
+        }
     }
 
     @Test(.enabled(if: Fixtures.corpus("obsidian-help-en") != nil, "../shared/corpora/obsidian-help-en is absent (only CI and developers have it)"))
-    func `English questions on the help vault find an answering note as often as they do today`() throws {
-        let url = Fixtures.repositoryRoot.appendingPathComponent("Benchmarks/retrieval-questions.json")
-        let questions = try JSONDecoder().decode([Question].self, from: Data(contentsOf: url)).filter { $0.language == "en" }
+    func `questions on the help vault find an answering note as often as they do today`() throws {
         let vault = try TemporaryVault(copying: Fixtures.corpus("obsidian-help-en")!)
         try vault.index()
         let store = try vault.store()
-        var top5 = 0, top20 = 0
-        for question in questions {
-            let ranked = try store.relevantNotes(for: question.question, limit: 20).map(\.path)
-            guard let rank = ranked.firstIndex(where: question.answers.contains) else { continue }
-            if rank < 5 { top5 += 1 }
-            top20 += 1
+        // 27 November 2026 (counts of the top 5 and top 20): English 161 and 169 of 175 (92.0%, 96.6%);
+        // with the glossary, Japanese 18 and 22 of 22, Chinese 17 and 21 of 22; on the held-out set written
+        // after the glossary, Japanese 38 and 40 of 40, Chinese 36 and 39 of 40. The issue asks for 90% and 97%.
+        let floors: [(file: String, language: String, count: Int, top5: Int, top20: Int)] = [
+            ("retrieval-questions.json", "en", 175, 161, 169),
+            ("retrieval-questions.json", "ja", 22, 18, 22),
+            ("retrieval-questions.json", "zh", 22, 17, 21),
+            ("retrieval-questions-heldout.json", "ja", 40, 38, 40),
+            ("retrieval-questions-heldout.json", "zh", 40, 36, 39),
+        ]
+        for floor in floors {
+            let url = Fixtures.repositoryRoot.appendingPathComponent("Benchmarks/" + floor.file)
+            let questions = try JSONDecoder().decode([Question].self, from: Data(contentsOf: url)).filter { $0.language == floor.language }
+            var top5 = 0, top20 = 0
+            for question in questions {
+                let ranked = try store.relevantNotes(for: question.question, limit: 20).map(\.path)
+                guard let rank = ranked.firstIndex(where: question.answers.contains) else { continue }
+                if rank < 5 { top5 += 1 }
+                top20 += 1
+            }
+            let set = "\(floor.file), \(floor.language)"
+            #expect(questions.count == floor.count, "\(set)")
+            #expect(top5 >= floor.top5, "\(set): \(top5) of \(questions.count) in the top 5")
+            #expect(top20 >= floor.top20, "\(set): \(top20) of \(questions.count) in the top 20")
         }
-        // 27 November 2026: 161 and 169 of 175 (92.0% and 96.6%); the issue asks for 90% and 97%.
-        #expect(questions.count >= 175)
-        #expect(Double(top5) / Double(questions.count) >= 0.92, "\(top5) of \(questions.count) in the top 5")
-        #expect(Double(top20) / Double(questions.count) >= 0.965, "\(top20) of \(questions.count) in the top 20")
     }
 
     struct Question: Decodable {

@@ -50,9 +50,11 @@ struct ExploreCommand: RhizomeSubcommand {
         if dryRun {
             let plan = call.plan(prompt, notes: included)
             if global.json {
-                printJSON(DryRun(plan: plan, scores: relevant.filter { note in included.contains { $0.path == note.path } }),
+                printJSON(DryRun(plan: plan, scores: relevant.filter { note in included.contains { $0.path == note.path } },
+                                 searchWords: IndexStore.searchWords(for: question)),
                           vault: session.vaultPath, context: context)
             } else {
+                context.print("Searched for: " + IndexStore.searchWords(for: question).joined(separator: ", "))
                 context.print("Notes (\(included.count)):")
                 for note in included {
                     let score = relevant.first { $0.path == note.path }?.score ?? 0
@@ -95,14 +97,18 @@ struct ExploreCommand: RhizomeSubcommand {
     struct DryRun: Encodable {
         var plan: PromptPlan
         var scores: [IndexStore.RelevantNote]
+        /// What the notes were searched for: the question's words and the English words of its Chinese
+        /// or Japanese terms.
+        var searchWords: [String]
 
         func encode(to encoder: Encoder) throws {
             try plan.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(scores, forKey: .scores)
+            try container.encode(searchWords, forKey: .searchWords)
         }
 
-        enum CodingKeys: String, CodingKey { case scores }
+        enum CodingKeys: String, CodingKey { case scores, searchWords }
     }
 
     struct ExploreResult: Encodable {
