@@ -128,54 +128,10 @@ public enum CLI {
         }
     }
 
+    /// Every error Rhizome throws says its code, its message and whose it is (`RhizomeError`); anything
+    /// else is a failure nobody foresaw.
     private static func describe(_ error: Error) -> (code: String, message: String, status: ExitStatus) {
-        switch error {
-        case let error as BaseError:
-            return (error.code, error.diagnostic, .usage)  // with the expression and a caret under the problem
-        case let error as any RhizomeError:
-            return (error.code, error.description, error.isUserMistake ? .usage : .internalFailure)
-        case let error as VaultError:
-            switch error {
-            case .unreadableRoot, .emptiedVault: return (error.code, error.description, .internalFailure)
-            default: break
-            }
-            return (error.code, error.description, .usage)
-        case let error as StoreError:
-            return (error.code, error.description, error.isUserMistake ? .usage : .internalFailure)
-        case let error as CLIError:
-            return (error.code, error.description, .usage)
-        case let error as DataviewError:
-            return (error.code, error.diagnostic, .usage)
-        case let error as SchemaError:
-            return (error.code, error.description, .usage)
-        case let error as WatchError:
-            switch error {
-            case .alreadyWatched: return (error.code, error.description, .usage)
-            default: return (error.code, error.description, .internalFailure)
-            }
-        case let error as ClaudeError:
-            switch error {
-            case .missingAPIKey, .overBudget, .cliUnavailable: return (error.code, error.description, .usage)
-            case .refused where error.isRequestProblem: return (error.code, error.description, .usage)
-            default: return (error.code, error.description, .internalFailure)
-            }
-        case let error as NoteDraftError:
-            return ("invalid-argument", error.description, .usage)
-        case let error as AgentLinkError:
-            switch error {
-            case .cannotCreate, .cannotRemove: return (error.code, error.description, .internalFailure)
-            case .layoutIsSymlink, .nameTaken, .notAProject: return (error.code, error.description, .usage)
-            default: return (error.code, error.description, .usage)
-            }
-        case let error as FileWriteError:
-            switch error {
-            case .changedOnDisk: return ("file-changed-on-disk", error.description, .internalFailure)
-            case .alreadyExists: return ("file-exists", error.description, .usage)
-            case .io: return ("file-write-failed", error.description, .internalFailure)
-            case .refused: return ("file-refused", error.description, .usage)
-            }
-        default:
-            return ("internal-error", "\(error)", .internalFailure)
-        }
+        guard let error = error as? any RhizomeError else { return ("internal-error", "\(error)", .internalFailure) }
+        return (error.code, error.diagnostic, error.isUserMistake ? .usage : .internalFailure)
     }
 }

@@ -1,3 +1,5 @@
+import RhizomeCore
+
 /// Why a call to Claude gave no answer. Messages say what failed and how to fix it, and never contain the
 /// API key.
 public enum ClaudeError: Error, Sendable, Equatable {
@@ -117,6 +119,18 @@ extension ClaudeError {
         case .cannotConnect(let url, let reason): return .cannotConnect(url: clean(url), reason: clean(reason))
         case .cliFailed(let message): return .cliFailed(message: clean(message))
         case .missingAPIKey, .cancelled, .overBudget, .cliUnavailable: return self
+        }
+    }
+}
+
+extension ClaudeError: RhizomeError {
+    /// A missing key, a spent budget, a missing `claude` and a request the API refuses as malformed (a
+    /// wrong model, a bad setting) are the user's to fix; the rest is the call failing.
+    public var isUserMistake: Bool {
+        switch self {
+        case .missingAPIKey, .overBudget, .cliUnavailable: return true
+        case .refused where isRequestProblem: return true
+        default: return false
         }
     }
 }

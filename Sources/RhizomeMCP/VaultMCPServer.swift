@@ -273,7 +273,6 @@ public final class VaultMCPServer: @unchecked Sendable {
     private func describe(_ error: Error) -> (String, String) {
         switch error {
         case let error as ToolError: return (error.code, error.message)
-        case let error as any RhizomeError: return (error.code, error.description)
         case let error as StoreError:
             switch error {
             case .notIndexed, .olderSchema:
@@ -288,7 +287,7 @@ public final class VaultMCPServer: @unchecked Sendable {
                 return ("index-not-ready", "the first index of this vault is still being built; ask again in a few seconds")
             default: return (error.code, error.description)
             }
-        case let error as VaultError: return (error.code, error.description)
+        case let error as any RhizomeError: return (error.code, error.description)
         default: return ("internal-error", "\(error)")
         }
     }

@@ -1,3 +1,5 @@
+import RhizomeCore
+
 /// Errors from the index database. Messages name the statement but never bound values.
 public enum StoreError: Error, Sendable, Equatable {
     case cannotOpen(path: String, reason: String)
@@ -103,3 +105,5 @@ extension StoreError: CustomStringConvertible {
         }
     }
 }
+
+extension StoreError: RhizomeError {}

@@ -1,3 +1,5 @@
+import RhizomeCore
+
 /// Watches a vault folder for changes and reports them as vault-relative paths. One implementation per
 /// platform (inotify on Linux, FSEvents on macOS); `VaultWatcher` holds the logic they share.
 ///
@@ -49,7 +51,13 @@ public enum WatchError: Error, Sendable, Equatable {
     case lockUnavailable(path: String, reason: String)
 }
 
-extension WatchError: CustomStringConvertible {
+extension WatchError: RhizomeError {
+    /// Another process watching is the user's to sort out; a refused watch or lock is Rhizome's failure.
+    public var isUserMistake: Bool {
+        if case .alreadyWatched = self { return true }
+        return false
+    }
+
     /// Stable machine-readable code for JSON output.
     public var code: String {
         switch self {

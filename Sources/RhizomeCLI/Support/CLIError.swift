@@ -1,5 +1,7 @@
+import RhizomeCore
+
 /// Errors of the command-line layer, with stable codes for `--json`.
-enum CLIError: Error, CustomStringConvertible {
+enum CLIError: RhizomeError {
     case noteNotFound(argument: String, suggestions: [String])
     case invalidArgument(String)
     case searchSyntax(query: String, reason: String)
@@ -30,4 +32,9 @@ enum CLIError: Error, CustomStringConvertible {
             return text
         }
     }
+}
+
+extension CLIError {
+    /// Every CLI error is about what was asked.
+    var isUserMistake: Bool { true }
 }

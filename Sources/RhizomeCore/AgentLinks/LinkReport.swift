@@ -89,7 +89,7 @@ public enum HomeLinkState: Sendable, Equatable {
 }
 
 /// Why linking could not run at all (problems with single links are `LinkResult.Outcome.skipped`).
-public enum AgentLinkError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum AgentLinkError: RhizomeError, Equatable {
     case invalidProjectName(String)
     case notAFolder(String)
     case notInGitRepository(String)
@@ -110,6 +110,14 @@ public enum AgentLinkError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notAProject: return "not-a-project"
         case .layoutIsSymlink: return "layout-is-symlink"
         case .nameTaken: return "project-name-taken"
+        }
+    }
+
+    /// A link or removal the filesystem refused is Rhizome's failure; the rest is the user's to fix.
+    public var isUserMistake: Bool {
+        switch self {
+        case .cannotCreate, .cannotRemove: return false
+        default: return true
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a Dataview query could not be parsed or evaluated. Syntax errors point at the line and column of
 /// the query (1-based, in characters) and say what was expected there.
-public enum DataviewError: Error, Sendable, Equatable, LocalizedError {
+public enum DataviewError: RhizomeError, Equatable, LocalizedError {
     /// The query text does not parse. `sourceLine` is the query line, for a caret under the column.
     case syntax(message: String, line: Int, column: Int, sourceLine: String)
     /// A function the engine does not implement (`names` the supported ones in the message).
@@ -30,6 +30,11 @@ public enum DataviewError: Error, Sendable, Equatable, LocalizedError {
             return "query: \(message)"
         }
     }
+
+    public var description: String { errorDescription ?? code }
+
+    /// A query is the user's to fix.
+    public var isUserMistake: Bool { true }
 
     /// The error followed by the query line and a caret under the column, like a compiler diagnostic.
     public var diagnostic: String {

@@ -98,8 +98,10 @@ public struct NoteDraft: Sendable {
 }
 
 /// Why a note cannot be scaffolded (a missing title or value, a bad folder); the message says what to give.
-public struct NoteDraftError: Error, Sendable, CustomStringConvertible {
+public struct NoteDraftError: RhizomeError {
     public var description: String
+    public var code: String { "invalid-argument" }
+    public var isUserMistake: Bool { true }
 
     init(_ description: String) { self.description = description }
 }

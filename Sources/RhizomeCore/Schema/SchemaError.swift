@@ -1,5 +1,5 @@
 /// A schema file or the vault config that Rhizome cannot use: where it is and how to fix it.
-public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SchemaError: RhizomeError, Hashable {
     public enum Kind: String, Sendable, Hashable {
         /// Not valid YAML/JSON, or not shaped like a schema.
         case invalidSchema = "schema-invalid"
@@ -36,6 +36,8 @@ public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Stable machine-readable code.
     public var code: String { kind.rawValue }
+    /// A schema is the user's to fix.
+    public var isUserMistake: Bool { true }
 
     /// `file:line:col: message` — the compiler-diagnostic form, plus the fix.
     public var description: String {

@@ -265,7 +265,7 @@ public enum AtomicFileWriter {
 #endif
 
 /// Why a file could not be written. In every case the file on disk is as it was before.
-public enum FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum FileWriteError: RhizomeError, Equatable {
     /// The file no longer holds the bytes Rhizome read (edited, moved or deleted meanwhile).
     case changedOnDisk(path: String)
     /// Something is already at the path of a file being created.
@@ -274,6 +274,24 @@ public enum FileWriteError: Error, Sendable, Equatable, CustomStringConvertible 
     case io(path: String, operation: String, reason: String)
     /// The file is one Rhizome will not rewrite (read-only, hard-linked); `reason` says why.
     case refused(path: String, reason: String)
+
+    public var code: String {
+        switch self {
+        case .changedOnDisk: return "file-changed-on-disk"
+        case .alreadyExists: return "file-exists"
+        case .io: return "file-write-failed"
+        case .refused: return "file-refused"
+        }
+    }
+
+    /// A name taken or a file Rhizome will not rewrite is the user's to sort out; a file changed under
+    /// the write or a failed system call is the write failing.
+    public var isUserMistake: Bool {
+        switch self {
+        case .alreadyExists, .refused: return true
+        case .changedOnDisk, .io: return false
+        }
+    }
 
     public var description: String {
         switch self {

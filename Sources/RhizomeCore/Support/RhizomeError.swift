@@ -6,4 +6,11 @@ public protocol RhizomeError: Error, CustomStringConvertible, Sendable {
     var code: String { get }
     /// Whether the user can fix it by asking differently (exit 2) rather than Rhizome failing (exit 70).
     var isUserMistake: Bool { get }
+    /// What the command line shows after `error: `: the description, or more where a type has more to
+    /// show (a query's line with a caret under the problem).
+    var diagnostic: String { get }
+}
+
+extension RhizomeError {
+    public var diagnostic: String { description }
 }

@@ -46,3 +46,14 @@ extension VaultError: CustomStringConvertible {
         }
     }
 }
+
+extension VaultError: RhizomeError {
+    /// A vault that cannot be read or that emptied under a run is Rhizome's failure to report; the rest
+    /// (a missing vault, a path outside it) are the user's to fix.
+    public var isUserMistake: Bool {
+        switch self {
+        case .unreadableRoot, .emptiedVault: return false
+        default: return true
+        }
+    }
+}
