@@ -51,7 +51,7 @@ private struct IndexOutput: Encodable {
     var database: String
 
     enum CodingKeys: String, CodingKey {
-        case added, modified, removed, unchanged, notes, files, links, unresolvedLinks, relinked, findingsTotal, milliseconds, findings, database
+        case added, modified, removed, unchanged, notes, files, links, unresolvedLinks, relinked, referenceEdges, findingsTotal, milliseconds, findings, database
     }
 
     func encode(to encoder: Encoder) throws {
@@ -65,6 +65,7 @@ private struct IndexOutput: Encodable {
         try container.encode(report.links, forKey: .links)
         try container.encode(report.unresolvedLinks, forKey: .unresolvedLinks)
         try container.encode(report.relinked, forKey: .relinked)
+        try container.encode(report.referenceEdges, forKey: .referenceEdges)
         try container.encode(report.findingsTotal, forKey: .findingsTotal)
         try container.encode((report.milliseconds * 10).rounded() / 10, forKey: .milliseconds)
         try container.encode(report.findings, forKey: .findings)
