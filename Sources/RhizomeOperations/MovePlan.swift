@@ -77,7 +77,7 @@ public struct MoveReport: Encodable, Sendable {
     public var destination: String
     public var isFolder: Bool
     public var written: Bool
-    public var operation: String?
+    @NullEncoded public var operation: String?
     public var moves: [MovePlan.Move]
     public var files: [File]
     public var linkCount: Int
@@ -97,25 +97,12 @@ public struct MoveReport: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case source, destination, isFolder, written, operation, moves, files, linkCount, newlyResolved }
 
-    /// Every key is always present (`null` when absent), as in all of Rhizome's JSON.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(source, forKey: .source)
-        try container.encode(destination, forKey: .destination)
-        try container.encode(isFolder, forKey: .isFolder)
-        try container.encode(written, forKey: .written)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(moves, forKey: .moves)
-        try container.encode(files, forKey: .files)
-        try container.encode(linkCount, forKey: .linkCount)
-        try container.encode(newlyResolved, forKey: .newlyResolved)
-    }
 }
 
 /// What `rhizome rm --json` and MCP `delete_note` report.
 public struct TrashReport: Encodable, Sendable {
     public var written: Bool
-    public var operation: String?
+    @NullEncoded public var operation: String?
     public var moves: [MovePlan.Move]
     public var brokenLinks: [TrashPlan.BrokenLink]
 
@@ -128,11 +115,4 @@ public struct TrashReport: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case written, operation, moves, brokenLinks }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(written, forKey: .written)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(moves, forKey: .moves)
-        try container.encode(brokenLinks, forKey: .brokenLinks)
-    }
 }

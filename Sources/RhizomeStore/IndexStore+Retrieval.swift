@@ -7,9 +7,9 @@ extension IndexStore {
         public var path: String
         public var name: String
         /// Modification time, nanoseconds since 1970.
-        public var modified: Int64?
+        @NullEncoded public var modified: Int64?
         /// The note's own date: its `created` or `date` property when it has one (`2026-11-18`).
-        public var date: String?
+        @NullEncoded public var date: String?
         /// text + graph + recency.
         public var score: Double
         /// Full-text relevance, 0…1 (the best match is 1).
@@ -19,20 +19,6 @@ extension IndexStore {
         /// Newer notes a little higher.
         public var recencyScore: Double
 
-        /// Every key is always present (`null` when absent).
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(path, forKey: .path)
-            try container.encode(name, forKey: .name)
-            try container.encode(modified, forKey: .modified)
-            try container.encode(date, forKey: .date)
-            try container.encode(score, forKey: .score)
-            try container.encode(textScore, forKey: .textScore)
-            try container.encode(graphScore, forKey: .graphScore)
-            try container.encode(recencyScore, forKey: .recencyScore)
-        }
-
-        private enum CodingKeys: String, CodingKey { case path, name, modified, date, score, textScore, graphScore, recencyScore }
     }
 
     /// The notes most relevant to a question: full-text rank (BM25 over title and body, any of the

@@ -17,12 +17,12 @@ public struct FileRecord: Sendable, Codable, Hashable {
 public struct LinkRecord: Sendable, Codable, Hashable {
     public var source: String
     /// The resolved target's path, or nil when unresolved.
-    public var target: String?
+    @NullEncoded public var target: String?
     public var linkPath: String
-    public var subpath: String?
-    public var display: String?
+    @NullEncoded public var subpath: String?
+    @NullEncoded public var display: String?
     public var kind: String
-    public var propertyKey: String?
+    @NullEncoded public var propertyKey: String?
     public var line: Int
     public var column: Int
     /// An edge from a reference field's id value (`project: PRJ-ALPHA`): Rhizome's, not a link Obsidian draws.
@@ -30,21 +30,6 @@ public struct LinkRecord: Sendable, Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case source, target, linkPath, subpath, display, kind, propertyKey, line, column, isReference = "reference"
-    }
-
-    /// Every key is always present (absent values are `null`): this is the `links --all --json` contract.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(source, forKey: .source)
-        try container.encode(target, forKey: .target)
-        try container.encode(linkPath, forKey: .linkPath)
-        try container.encode(subpath, forKey: .subpath)
-        try container.encode(display, forKey: .display)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(propertyKey, forKey: .propertyKey)
-        try container.encode(line, forKey: .line)
-        try container.encode(column, forKey: .column)
-        try container.encode(isReference, forKey: .isReference)
     }
 }
 

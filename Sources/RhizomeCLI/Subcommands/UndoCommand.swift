@@ -67,7 +67,7 @@ struct HistoryEntry: Encodable {
     var summary: String
     var createdAt: String
     var state: String
-    var undoes: String?
+    @NullEncoded var undoes: String?
 
     init(_ operation: VaultOperation) {
         id = operation.id
@@ -80,22 +80,13 @@ struct HistoryEntry: Encodable {
 
     private enum CodingKeys: String, CodingKey { case id, kind, summary, createdAt, state, undoes }
 
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(summary, forKey: .summary)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(state, forKey: .state)
-        try container.encode(undoes, forKey: .undoes)
-    }
 }
 
 /// One journaled step, for people and for `--json`.
 struct StepOutput: Encodable, CustomStringConvertible {
     var action: String
     var path: String
-    var to: String?
+    @NullEncoded var to: String?
 
     init(_ step: VaultOperation.Step) {
         switch step {
@@ -108,27 +99,14 @@ struct StepOutput: Encodable, CustomStringConvertible {
 
     private enum CodingKeys: String, CodingKey { case action, path, to }
 
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(action, forKey: .action)
-        try container.encode(path, forKey: .path)
-        try container.encode(to, forKey: .to)
-    }
 }
 
 struct UndoOutput: Encodable {
     var undoes: HistoryEntry
     var written: Bool
-    var operation: String?
+    @NullEncoded var operation: String?
     var steps: [StepOutput]
 
     private enum CodingKeys: String, CodingKey { case undoes, written, operation, steps }
 
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(undoes, forKey: .undoes)
-        try container.encode(written, forKey: .written)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(steps, forKey: .steps)
-    }
 }

@@ -90,17 +90,7 @@ struct UsageCommand: RhizomeSubcommand {
         var rows: [Row]
         var calls: Int
         var totalUSD: Double
-        var budgetUSD: Double?
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(month, forKey: .month)
-            try container.encode(ledger, forKey: .ledger)
-            try container.encode(rows, forKey: .rows)
-            try container.encode(calls, forKey: .calls)
-            try container.encode(totalUSD, forKey: .totalUSD)
-            try container.encode(budgetUSD, forKey: .budgetUSD)
-        }
+        @NullEncoded var budgetUSD: Double?
 
         enum CodingKeys: String, CodingKey { case month, ledger, rows, calls, totalUSD, budgetUSD }
     }

@@ -7,15 +7,8 @@ public struct SchemaDescription: Encodable, Sendable {
 
     public struct ID: Encodable, Sendable {
         public var field: String
-        public var infer: String?
+        @NullEncoded public var infer: String?
         public var mustMatch: Bool
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(field, forKey: .field)
-            try container.encode(infer, forKey: .infer)
-            try container.encode(mustMatch, forKey: .mustMatch)
-        }
 
         private enum CodingKeys: String, CodingKey { case field, infer, mustMatch }
     }
@@ -24,33 +17,17 @@ public struct SchemaDescription: Encodable, Sendable {
         public var name: String
         public var required: Bool
         public var types: [String]
-        public var itemTypes: [String]?
-        public var description: String?
-        public var defaultValue: String?
-        public var allowedValues: [String]?
-        public var format: String?
-        public var pattern: String?
+        @NullEncoded public var itemTypes: [String]?
+        @NullEncoded public var description: String?
+        @NullEncoded public var defaultValue: String?
+        @NullEncoded public var allowedValues: [String]?
+        @NullEncoded public var format: String?
+        @NullEncoded public var pattern: String?
         public var limits: [String]
-        public var reference: String?
+        @NullEncoded public var reference: String?
 
         private enum CodingKeys: String, CodingKey {
             case name, required, types, itemTypes, description, defaultValue, allowedValues, format, pattern, limits, reference
-        }
-
-        /// Every key is always present (`null` when absent), so agents can rely on the shape.
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(required, forKey: .required)
-            try container.encode(types, forKey: .types)
-            try container.encode(itemTypes, forKey: .itemTypes)
-            try container.encode(description, forKey: .description)
-            try container.encode(defaultValue, forKey: .defaultValue)
-            try container.encode(allowedValues, forKey: .allowedValues)
-            try container.encode(format, forKey: .format)
-            try container.encode(pattern, forKey: .pattern)
-            try container.encode(limits, forKey: .limits)
-            try container.encode(reference, forKey: .reference)
         }
     }
 
@@ -59,7 +36,7 @@ public struct SchemaDescription: Encodable, Sendable {
     public var source: String
     public var builtIn: Bool
     public var match: Match
-    public var id: ID?
+    @NullEncoded public var id: ID?
     public var references: [String: String]
     public var keyOrder: [String]
     public var strict: Bool
@@ -67,20 +44,6 @@ public struct SchemaDescription: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case type, description, source, builtIn, match, id, references, keyOrder, strict, fields
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(type, forKey: .type)
-        try container.encode(description, forKey: .description)
-        try container.encode(source, forKey: .source)
-        try container.encode(builtIn, forKey: .builtIn)
-        try container.encode(match, forKey: .match)
-        try container.encode(id, forKey: .id)
-        try container.encode(references, forKey: .references)
-        try container.encode(keyOrder, forKey: .keyOrder)
-        try container.encode(strict, forKey: .strict)
-        try container.encode(fields, forKey: .fields)
     }
 
     public init(_ schema: NoteSchema) {

@@ -14,12 +14,12 @@ public struct Finding: Sendable, Hashable, Codable {
     /// What is wrong, for a person.
     public var message: String
     /// Vault-relative path of the file concerned, if any.
-    public var path: String?
+    @NullEncoded public var path: String?
     /// 1-based line and column in the file, where they apply.
-    public var line: Int?
-    public var column: Int?
+    @NullEncoded public var line: Int?
+    @NullEncoded public var column: Int?
     /// How to fix it, when we know.
-    public var fix: String?
+    @NullEncoded public var fix: String?
 
     public init(
         code: FindingCode, severity: Severity, message: String,
@@ -32,20 +32,6 @@ public struct Finding: Sendable, Hashable, Codable {
         self.line = line
         self.column = column
         self.fix = fix
-    }
-
-    private enum CodingKeys: String, CodingKey { case code, severity, message, path, line, column, fix }
-
-    /// Every key is always present (`null` when absent), as in all of Rhizome's JSON.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(code, forKey: .code)
-        try container.encode(severity, forKey: .severity)
-        try container.encode(message, forKey: .message)
-        try container.encode(path, forKey: .path)
-        try container.encode(line, forKey: .line)
-        try container.encode(column, forKey: .column)
-        try container.encode(fix, forKey: .fix)
     }
 
     /// `path:line:col: severity: message` — the compiler-diagnostic form editors understand.
