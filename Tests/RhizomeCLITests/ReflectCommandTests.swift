@@ -7,7 +7,7 @@ import RhizomeTestSupport
 /// period, the request, the reflection note written into the vault (valid for the `reflection` schema,
 /// linked into the graph), and what happens when it is run again — refused, replaced with --force, or a
 /// new version beside a note the user edited, which is never touched.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThread, .timeLimit(.minutes(1)))
 struct ReflectCommandTests {
     static let period = ["--from", "2026-11-16", "--to", "2026-11-22"]
     static let notePath = "Reflections/Reflection 2026-11-16 to 2026-11-22.md"

@@ -5,7 +5,7 @@ import RhizomeTestSupport
 
 /// `rhizome usage` over the ledger that real `explore` and `reflect` calls (against the fake API) wrote,
 /// plus lines an earlier month left: sums per day, feature and model, the month's total, the budget.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThread, .timeLimit(.minutes(1)))
 struct UsageCommandTests {
     @Test func `usage sums the calls of the month per day, feature and model, with the month's total`() async throws {
         let fixture = try ClaudeVault(script: [
