@@ -346,29 +346,18 @@ struct Freshness: Encodable, Sendable {
     /// `not-watched`. `behind`, `settling` and `vault-missing` also come from a watcher in another process
     /// (`watchedBy` names it), read from its watch lock.
     var state: String
-    var watchedBy: String?
+    @NullEncoded var watchedBy: String?
     /// When the index last caught up with the vault (ISO 8601).
-    var indexedAt: String?
-    var filesDone: Int?
-    var filesTotal: Int?
-    var lastError: String?
+    @NullEncoded var indexedAt: String?
+    @NullEncoded var filesDone: Int?
+    @NullEncoded var filesTotal: Int?
+    @NullEncoded var lastError: String?
     /// Why the index is not current (`settling`, `vault-missing`).
-    var reason: String?
+    @NullEncoded var reason: String?
 
     init(state: String, watchedBy: String? = nil, indexedAt: String?, filesDone: Int? = nil, filesTotal: Int? = nil, lastError: String? = nil, reason: String? = nil) {
         (self.state, self.watchedBy, self.indexedAt, self.filesDone, self.filesTotal) = (state, watchedBy, indexedAt, filesDone, filesTotal)
         (self.lastError, self.reason) = (lastError, reason)
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(watchedBy, forKey: .watchedBy)
-        try container.encode(indexedAt, forKey: .indexedAt)
-        try container.encode(filesDone, forKey: .filesDone)
-        try container.encode(filesTotal, forKey: .filesTotal)
-        try container.encode(lastError, forKey: .lastError)
-        try container.encode(reason, forKey: .reason)
     }
 
     private enum CodingKeys: String, CodingKey { case state, watchedBy, indexedAt, filesDone, filesTotal, lastError, reason }

@@ -109,37 +109,19 @@ enum TimeSpec {
 struct NotePage: Encodable, Sendable {
     var path: String
     var hash: String
-    var heading: String?
+    @NullEncoded var heading: String?
     var text: String
     var offset: Int
     var characters: Int
-    var nextOffset: Int?
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(path, forKey: .path)
-        try container.encode(hash, forKey: .hash)
-        try container.encode(heading, forKey: .heading)
-        try container.encode(text, forKey: .text)
-        try container.encode(offset, forKey: .offset)
-        try container.encode(characters, forKey: .characters)
-        try container.encode(nextOffset, forKey: .nextOffset)
-    }
+    @NullEncoded var nextOffset: Int?
 
     private enum CodingKeys: String, CodingKey { case path, hash, heading, text, offset, characters, nextOffset }
 }
 
 struct RecentChange: Encodable, Sendable {
     var path: String
-    var modified: String?
-    var size: Int64?
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(path, forKey: .path)
-        try container.encode(modified, forKey: .modified)
-        try container.encode(size, forKey: .size)
-    }
+    @NullEncoded var modified: String?
+    @NullEncoded var size: Int64?
 
     private enum CodingKeys: String, CodingKey { case path, modified, size }
 }

@@ -303,32 +303,18 @@ struct ToolOutput: Sendable {
 }
 
 struct NoteBody: Encodable, Sendable {
-    var text: String?
+    @NullEncoded var text: String?
     /// The body's length in characters (null when only part of a large file was read).
-    var characters: Int?
+    @NullEncoded var characters: Int?
     var truncated: Bool
-    var problem: String?
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(text, forKey: .text)
-        try container.encode(characters, forKey: .characters)
-        try container.encode(truncated, forKey: .truncated)
-        try container.encode(problem, forKey: .problem)
-    }
+    @NullEncoded var problem: String?
 
     private enum CodingKeys: String, CodingKey { case text, characters, truncated, problem }
 }
 
 struct NoteWithBody: Encodable, Sendable {
     var note: NoteDetail
-    var body: NoteBody?
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(note, forKey: .note)
-        try container.encode(body, forKey: .body)
-    }
+    @NullEncoded var body: NoteBody?
 
     private enum CodingKeys: String, CodingKey { case note, body }
 }

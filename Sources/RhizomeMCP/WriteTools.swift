@@ -207,16 +207,8 @@ struct NoteWritten: Encodable, Sendable {
 struct UndoResult: Encodable, Sendable {
     var undone: String
     var undoneOperation: String
-    var operation: String?
+    @NullEncoded var operation: String?
     var written: Bool
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(undone, forKey: .undone)
-        try container.encode(undoneOperation, forKey: .undoneOperation)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(written, forKey: .written)
-    }
 
     private enum CodingKeys: String, CodingKey { case undone, undoneOperation, operation, written }
 }

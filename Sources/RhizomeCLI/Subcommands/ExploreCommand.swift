@@ -119,39 +119,20 @@ struct ExploreCommand: RhizomeSubcommand {
             var cited: Bool
         }
         struct Usage: Encodable {
-            var inputTokens: Int?
-            var outputTokens: Int?
-            var cacheReadInputTokens: Int?
-            var cacheCreationInputTokens: Int?
-
-            func encode(to encoder: Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(inputTokens, forKey: .inputTokens)
-                try container.encode(outputTokens, forKey: .outputTokens)
-                try container.encode(cacheReadInputTokens, forKey: .cacheReadInputTokens)
-                try container.encode(cacheCreationInputTokens, forKey: .cacheCreationInputTokens)
-            }
+            @NullEncoded var inputTokens: Int?
+            @NullEncoded var outputTokens: Int?
+            @NullEncoded var cacheReadInputTokens: Int?
+            @NullEncoded var cacheCreationInputTokens: Int?
 
             enum CodingKeys: String, CodingKey { case inputTokens, outputTokens, cacheReadInputTokens, cacheCreationInputTokens }
         }
         var answer: String
         var model: String
-        var stopReason: String?
+        @NullEncoded var stopReason: String?
         var sources: [Source]
         var usage: Usage
-        var costUSD: Double?
+        @NullEncoded var costUSD: Double?
         var attempts: Int
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(answer, forKey: .answer)
-            try container.encode(model, forKey: .model)
-            try container.encode(stopReason, forKey: .stopReason)
-            try container.encode(sources, forKey: .sources)
-            try container.encode(usage, forKey: .usage)
-            try container.encode(costUSD, forKey: .costUSD)
-            try container.encode(attempts, forKey: .attempts)
-        }
 
         enum CodingKeys: String, CodingKey { case answer, model, stopReason, sources, usage, costUSD, attempts }
     }

@@ -138,7 +138,7 @@ enum NoteEdit {
         var changed: Bool
         var written: Bool
         var hash: String
-        var operation: String?
+        @NullEncoded var operation: String?
 
         init(plan: NoteEditPlan, operation: VaultOperation?, changed: Bool) {
             path = plan.path
@@ -151,15 +151,6 @@ enum NoteEdit {
 
         private enum CodingKeys: String, CodingKey { case path, summary, changed, written, hash, operation }
 
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(path, forKey: .path)
-            try container.encode(summary, forKey: .summary)
-            try container.encode(changed, forKey: .changed)
-            try container.encode(written, forKey: .written)
-            try container.encode(hash, forKey: .hash)
-            try container.encode(operation, forKey: .operation)
-        }
     }
 }
 

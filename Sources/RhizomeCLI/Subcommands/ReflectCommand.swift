@@ -197,22 +197,10 @@ struct ReflectCommand: RhizomeSubcommand {
         var action: String
         var answer: String
         var sources: [String]
-        var inputTokens: Int?
-        var outputTokens: Int?
-        var costUSD: Double?
+        @NullEncoded var inputTokens: Int?
+        @NullEncoded var outputTokens: Int?
+        @NullEncoded var costUSD: Double?
         var model: String
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(path, forKey: .path)
-            try container.encode(action, forKey: .action)
-            try container.encode(answer, forKey: .answer)
-            try container.encode(sources, forKey: .sources)
-            try container.encode(inputTokens, forKey: .inputTokens)
-            try container.encode(outputTokens, forKey: .outputTokens)
-            try container.encode(costUSD, forKey: .costUSD)
-            try container.encode(model, forKey: .model)
-        }
 
         enum CodingKeys: String, CodingKey { case path, action, answer, sources, inputTokens, outputTokens, costUSD, model }
     }

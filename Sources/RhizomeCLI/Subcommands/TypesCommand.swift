@@ -136,14 +136,7 @@ struct TypesCommand: RhizomeSubcommand {
         var value: String
         var notes: Int
         /// The schema type the value means, or nil (`null` in JSON).
-        var schema: String?
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(value, forKey: .value)
-            try container.encode(notes, forKey: .notes)
-            try container.encode(schema, forKey: .schema)
-        }
+        @NullEncoded var schema: String?
 
         private enum CodingKeys: String, CodingKey { case value, notes, schema }
     }

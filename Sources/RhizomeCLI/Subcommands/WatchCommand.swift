@@ -98,20 +98,20 @@ struct WatchLogPrinter: Sendable {
 struct WatchLogLine: Encodable {
     var event: String
     var time: String
-    var changedPaths: Int?
-    var added: Int?
-    var modified: Int?
-    var removed: Int?
-    var relinked: Int?
-    var notes: Int?
-    var links: Int?
-    var unresolvedLinks: Int?
-    var walkedVault: Bool?
-    var reason: String?
-    var milliseconds: Double?
-    var waitedMilliseconds: Double?
+    @NullEncoded var changedPaths: Int? = nil
+    @NullEncoded var added: Int? = nil
+    @NullEncoded var modified: Int? = nil
+    @NullEncoded var removed: Int? = nil
+    @NullEncoded var relinked: Int? = nil
+    @NullEncoded var notes: Int? = nil
+    @NullEncoded var links: Int? = nil
+    @NullEncoded var unresolvedLinks: Int? = nil
+    @NullEncoded var walkedVault: Bool? = nil
+    @NullEncoded var reason: String? = nil
+    @NullEncoded var milliseconds: Double? = nil
+    @NullEncoded var waitedMilliseconds: Double? = nil
     var findings: [Finding]
-    var message: String?
+    @NullEncoded var message: String? = nil
 
     init(_ event: WatchEvent) {
         time = ISO8601DateFormatter.withFractionalSeconds.string(from: Date())
@@ -158,25 +158,6 @@ struct WatchLogLine: Encodable {
         case milliseconds, waitedMilliseconds, findings, message
     }
 
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(event, forKey: .event)
-        try container.encode(time, forKey: .time)
-        try container.encode(changedPaths, forKey: .changedPaths)
-        try container.encode(added, forKey: .added)
-        try container.encode(modified, forKey: .modified)
-        try container.encode(removed, forKey: .removed)
-        try container.encode(relinked, forKey: .relinked)
-        try container.encode(notes, forKey: .notes)
-        try container.encode(links, forKey: .links)
-        try container.encode(unresolvedLinks, forKey: .unresolvedLinks)
-        try container.encode(walkedVault, forKey: .walkedVault)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(milliseconds, forKey: .milliseconds)
-        try container.encode(waitedMilliseconds, forKey: .waitedMilliseconds)
-        try container.encode(findings, forKey: .findings)
-        try container.encode(message, forKey: .message)
-    }
 }
 
 extension ISO8601DateFormatter {

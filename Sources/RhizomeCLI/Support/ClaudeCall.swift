@@ -211,7 +211,7 @@ struct PromptPlan: Encodable {
     var system: String
     var prompt: String
     var estimatedInputTokens: Int
-    var estimatedCostUSD: Double?
+    @NullEncoded var estimatedCostUSD: Double?
 
     /// The lines after the list of notes.
     func print(to context: CommandContext) {
@@ -219,18 +219,6 @@ struct PromptPlan: Encodable {
         context.print("\nSystem prompt:\n\(system)\n\nUser message:\n\(prompt)\n")
         context.print("Estimated: about \(estimatedInputTokens.grouped) input tokens, at most \(maxTokens) output tokens"
             + (estimatedCostUSD.map { String(format: " · at most $%.4f", $0) } ?? " · no price known for \(model)"))
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(model, forKey: .model)
-        try container.encode(maxTokens, forKey: .maxTokens)
-        try container.encode(temperature, forKey: .temperature)
-        try container.encode(notes, forKey: .notes)
-        try container.encode(system, forKey: .system)
-        try container.encode(prompt, forKey: .prompt)
-        try container.encode(estimatedInputTokens, forKey: .estimatedInputTokens)
-        try container.encode(estimatedCostUSD, forKey: .estimatedCostUSD)
     }
 
     enum CodingKeys: String, CodingKey { case model, maxTokens, temperature, notes, system, prompt, estimatedInputTokens, estimatedCostUSD }
