@@ -1,13 +1,13 @@
 import Foundation
+import RhizomeCore
 import MCP
 
 /// The request ids the client cancelled (`notifications/cancelled`), seen by the transport as the lines
 /// arrive, so that no response goes out for them. The SDK stops a cancelled call's task when it already
 /// knows the request, and the call's deadline ends its SQL; but a cancellation can overtake its request
 /// (each request starts on a task of its own), or arrive as the answer is being sent. Kept a minute.
-final class CancelledRequests: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelledAt: [ID: ContinuousClock.Instant] = [:]
+final class CancelledRequests: Sendable {
+    private let cancelledAt = Locked<[ID: ContinuousClock.Instant]>([:])
     private static let lifetime: Duration = .seconds(60)
 
     /// Reads a `notifications/cancelled` line and remembers its `requestId`.
@@ -16,16 +16,16 @@ final class CancelledRequests: @unchecked Sendable {
               let message = try? JSONDecoder().decode(Cancellation.self, from: line),
               message.method == CancelledNotification.name, let id = message.params?.requestId
         else { return }
-        lock.withLock {
-            forgetExpired()
+        cancelledAt.withLock { cancelledAt in
+            Self.forgetExpired(&cancelledAt)
             if cancelledAt.count < 10_000 { cancelledAt[id] = ContinuousClock.now }
         }
     }
 
     /// Whether any cancellation is remembered (until then, responses go out without being read).
     var isEmpty: Bool {
-        lock.withLock {
-            forgetExpired()
+        cancelledAt.withLock { cancelledAt in
+            Self.forgetExpired(&cancelledAt)
             return cancelledAt.isEmpty
         }
     }
@@ -35,11 +35,10 @@ final class CancelledRequests: @unchecked Sendable {
         guard !isEmpty, let envelope = try? JSONDecoder().decode(Envelope.self, from: message),
               envelope.method == nil, let id = envelope.id
         else { return false }
-        return lock.withLock { cancelledAt.removeValue(forKey: id) != nil }
+        return cancelledAt.withLock { $0.removeValue(forKey: id) != nil }
     }
 
-    /// Must hold `lock`.
-    private func forgetExpired() {
+    private static func forgetExpired(_ cancelledAt: inout [ID: ContinuousClock.Instant]) {
         let now = ContinuousClock.now
         if cancelledAt.values.contains(where: { now - $0 >= Self.lifetime }) {
             cancelledAt = cancelledAt.filter { now - $0.value < Self.lifetime }

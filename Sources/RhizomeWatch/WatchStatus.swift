@@ -1,7 +1,8 @@
 import Foundation
+import RhizomeCore
 
 /// What a watcher is doing, readable from any thread.
-public final class WatchStatus: @unchecked Sendable {
+public final class WatchStatus: Sendable {
     public enum Phase: Sendable, Equatable {
         case starting
         case indexing(filesDone: Int, filesTotal: Int)
@@ -68,15 +69,12 @@ public final class WatchStatus: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var current = Snapshot(phase: .starting, indexedAt: nil, lastError: nil)
+    private let current = Locked(Snapshot(phase: .starting, indexedAt: nil, lastError: nil))
 
     public init() {}
 
     public var snapshot: Snapshot {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        current.withLock { $0 }
     }
 
     /// Records why the watcher stopped working (its `run()` threw).
@@ -85,13 +83,13 @@ public final class WatchStatus: @unchecked Sendable {
     }
 
     func set(_ phase: Phase, indexedAt: Date? = nil, error: String? = nil) {
-        lock.lock()
-        defer { lock.unlock() }
-        current.phase = phase
-        if let indexedAt {
-            current.indexedAt = indexedAt
-            current.lastError = nil
+        current.withLock { current in
+            current.phase = phase
+            if let indexedAt {
+                current.indexedAt = indexedAt
+                current.lastError = nil
+            }
+            if let error { current.lastError = error }
         }
-        if let error { current.lastError = error }
     }
 }

@@ -41,15 +41,14 @@ private struct ResultBuffer<R>: @unchecked Sendable {
 }
 
 /// Hands out item numbers to worker threads, each number once, in order.
-private final class WorkCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
+private final class WorkCounter: Sendable {
+    private let next = Locked(0)
 
     func claim(below count: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
+        next.withLock { next in
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
     }
 }
