@@ -39,27 +39,10 @@ struct StatusCommand: RhizomeSubcommand {
                 warnings: findings.count { $0.finding.severity == .warning },
                 claudeCodeErrors: findings.count { $0.finding.severity == .error && ($0.finding.path?.hasPrefix(prefix) ?? false) })
         }
-        let broken = linker.brokenLinks()
-        for project in layout.linkedProjects {
-            let inProject = broken.filter { $0.path.hasPrefix(layout.folderName + "/Agents/\(project)/") || $0.path.hasPrefix(layout.folderName + "/Skills/\(project)/") }
-            report.projects.append(ProjectStatus(
-                name: project,
-                agents: FileSystemEntry.namesOfEntries(in: layout.agentsFolder(project)).filter { $0.hasSuffix(".md") }.count,
-                skills: FileSystemEntry.namesOfEntries(in: layout.skillsFolder(project)).count,
-                broken: inProject))
-        }
-        let globalAgents = layout.agentsFolder(ClaudeCodeLayout.globalName)
-        let globalSkills = layout.skillsFolder(ClaudeCodeLayout.globalName)
-        report.global = GlobalStatus(
-            agents: FileSystemEntry.namesOfEntries(in: globalAgents).filter { $0.hasSuffix(".md") }.count,
-            agentsLink: linker.homeLinkState(layout.homeAgents, expected: globalAgents).name,
-            skills: FileSystemEntry.namesOfEntries(in: globalSkills).map { name in
-                SkillLink(name: name, link: linker.homeLinkState(layout.homeSkills + "/" + name, expected: globalSkills + "/" + name).name)
-            },
-            plans: FileSystemEntry.namesOfEntries(in: layout.plansFolder).filter { $0.hasSuffix(".md") }.count,
-            plansLink: linker.homeLinkState(layout.homePlans, expected: layout.plansFolder).name)
-        report.broken = broken
-        report.healthy = broken.isEmpty
+        let links = linker.status()
+        (report.projects, report.global, report.broken) = (links.projects, links.global, links.broken)
+        report.healthy = links.broken.isEmpty
+        let broken = links.broken
 
         if global.json {
             printJSON(report, vault: vault, context: context)
@@ -134,26 +117,6 @@ struct StatusCommand: RhizomeSubcommand {
         "last run \(lastRun ?? "unknown"), last change \(lastChange ?? "unknown")"
     }
 
-    struct ProjectStatus: Encodable {
-        var name: String
-        var agents: Int
-        var skills: Int
-        var broken: [LinkedItem]
-    }
-
-    struct SkillLink: Encodable {
-        var name: String
-        var link: String
-    }
-
-    struct GlobalStatus: Encodable {
-        var agents = 0
-        var agentsLink = "missing"
-        var skills: [SkillLink] = []
-        var plans = 0
-        var plansLink = "missing"
-    }
-
     /// `processID` is null when no watcher runs (or it did not leave its process id); `state` is how current
     /// it keeps the index (`current`, `behind`, `settling`, `vault-missing`, `indexing`, `starting`, `stopped`),
     /// null when none runs (or it does not say).
@@ -224,8 +187,8 @@ struct StatusCommand: RhizomeSubcommand {
         /// it can, or when there is none yet.
         var indexProblem: ErrorDetail?
         var schemaFindings: SchemaSummary?
-        var projects: [ProjectStatus] = []
-        var global = GlobalStatus()
+        var projects: [AgentLinkStatus.Project] = []
+        var global = AgentLinkStatus.Global()
         var broken: [LinkedItem] = []
         var healthy = true
         /// Whether `rhizome watch` or `rhizome mcp` keeps this index current.
