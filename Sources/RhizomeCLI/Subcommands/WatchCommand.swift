@@ -171,17 +171,16 @@ extension ISO8601DateFormatter {
 /// The first SIGINT or SIGTERM calls `stop` instead of killing the process, so that the watcher stops
 /// between batches; a second one (a first index of a large vault can take a while) exits at once — the
 /// index stays consistent either way (one transaction per batch).
-final class StopSignals: @unchecked Sendable {
+final class StopSignals: @unchecked Sendable {  // `sources` is set in `init` and read only by `cancel`
     private var sources: [DispatchSourceSignal] = []
-    private let lock = NSLock()
-    private var received = 0
+    private let received = Locked(0)
 
     init(_ stop: @escaping @Sendable () -> Void, context: CommandContext? = nil) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
-                let count = lock.withLock { () -> Int in
+                let count = received.withLock { received -> Int in
                     received += 1
                     return received
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import RhizomeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,10 +49,10 @@ public struct CommandContext: Sendable {
 }
 
 /// A destination for text: a file descriptor, or a buffer (tests).
-public final class OutputSink: @unchecked Sendable {
-    private let lock = NSLock()
+public final class OutputSink: Sendable {
     private let descriptor: Int32?
-    private var buffer = ""
+    /// What a capturing sink holds; for a descriptor, the lock that keeps writes whole.
+    private let buffer = Locked("")
 
     private init(descriptor: Int32?) { self.descriptor = descriptor }
 
@@ -60,25 +61,23 @@ public final class OutputSink: @unchecked Sendable {
     public static func capturing() -> OutputSink { OutputSink(descriptor: nil) }
 
     public func write(_ text: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let descriptor {
-            var bytes = Array(text.utf8)[...]
-            while !bytes.isEmpty {
-                let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-                if written < 0 { if errno == EINTR { continue } else { return } }
-                bytes = bytes.dropFirst(written)
+        buffer.withLock { buffer in
+            if let descriptor {
+                var bytes = Array(text.utf8)[...]
+                while !bytes.isEmpty {
+                    let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+                    if written < 0 { if errno == EINTR { continue } else { return } }
+                    bytes = bytes.dropFirst(written)
+                }
+            } else {
+                buffer += text
             }
-        } else {
-            buffer += text
         }
     }
 
     /// What was written to a capturing sink.
     public var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return buffer
+        buffer.withLock { $0 }
     }
 }
 

@@ -137,23 +137,17 @@ final class DataviewLinkTable: @unchecked Sendable {
 }
 
 /// The last link table built per connection, with the state of the index it was built from.
-final class DataviewResolverCache: @unchecked Sendable {
+final class DataviewResolverCache: Sendable {
     static let shared = DataviewResolverCache()
-    private let lock = NSLock()
-    private var entries: [ObjectIdentifier: (stamp: String, table: DataviewLinkTable)] = [:]
+    private let entries = Locked<[ObjectIdentifier: (stamp: String, table: DataviewLinkTable)]>([:])
 
     func table(for connection: ObjectIdentifier, stamp: String?, build: () -> DataviewLinkTable) -> DataviewLinkTable {
-        lock.lock()
-        if let stamp, let entry = entries[connection], entry.stamp == stamp {
-            lock.unlock()
-            return entry.table
+        if let stamp, let entry = entries.withLock({ $0[connection] }), entry.stamp == stamp { return entry.table }
+        let table = build()  // outside the lock: building takes a while, and other connections need not wait
+        entries.withLock { entries in
+            if let stamp { entries[connection] = (stamp, table) }
+            if entries.count > 16 { entries = entries.filter { $0.key == connection } }
         }
-        lock.unlock()
-        let table = build()
-        lock.lock()
-        if let stamp { entries[connection] = (stamp, table) }
-        if entries.count > 16 { entries = entries.filter { $0.key == connection } }
-        lock.unlock()
         return table
     }
 }
