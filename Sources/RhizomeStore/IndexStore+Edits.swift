@@ -33,15 +33,10 @@ extension IndexStore {
             conditions.append("(f.folder = ? OR substr(f.folder, 1, length(?) + 1) = ? || '/')")
             values += [.text(folder), .text(folder), .text(folder)]
         }
-        if let tag {
-            var key = TagSyntax.key(tag)
-            if key.hasPrefix("#") { key.removeFirst() }
-            conditions.append("f.id IN (SELECT file_id FROM tag WHERE name_key = ? OR substr(name_key, 1, length(?) + 1) = ? || '/')")
-            values += [.text(key), .text(key), .text(key)]
-        }
-        if let type {
-            conditions.append("f.id IN (SELECT file_id FROM note_type WHERE schema_type = ? OR declared_type = ?)")
-            values += [.text(type), .text(type)]
+        let scope = SearchScope(tag: tag, type: type)  // the tag and type conditions `search` narrows by
+        if !scope.isEmpty {
+            conditions.append(scope.condition.sql)
+            values += scope.condition.values
         }
         return try connection.prepare("""
             SELECT \(Self.fileColumns) FROM file f WHERE \(conditions.joined(separator: " AND ")) ORDER BY f.mtime_ns DESC, f.path LIMIT ?
