@@ -50,7 +50,7 @@ let package = Package(
             ]
         ),
         // Changes to the vault that CLI and MCP share: link-safe moves, trash, undo, journaled and crash safe.
-        .target(name: "RhizomeOperations", dependencies: ["RhizomeCore", "RhizomeStore"]),
+        .target(name: "RhizomeOperations", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeClaude"]),
         // Claude over the vault: the Anthropic Messages API client (HTTPS, SSE streaming, retries).
         .target(name: "RhizomeClaude", dependencies: ["RhizomeCore"]),
         // Command-line interface as a library, so tests drive it in-process.
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "RhizomeCoreTests", dependencies: ["RhizomeCore", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeStoreTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeClaudeTests", dependencies: ["RhizomeClaude", "RhizomeTestSupport"]),
-        .testTarget(name: "RhizomeOperationsTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeOperations", "RhizomeTestSupport"]),
+        .testTarget(name: "RhizomeOperationsTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeClaude", "RhizomeOperations", "RhizomeTestSupport"]),
         .testTarget(name: "RhizomeWatchTests", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeTestSupport"]),
         .testTarget(
             name: "RhizomeCLITests", dependencies: ["RhizomeCLI", "RhizomeStore", "RhizomeOperations", "RhizomeTestSupport", "rhizome"],

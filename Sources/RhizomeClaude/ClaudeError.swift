@@ -23,6 +23,9 @@ public enum ClaudeError: Error, Sendable, Equatable {
     case cliUnavailable(reason: String)
     /// `--backend claude-cli`: `claude` ran but gave no answer.
     case cliFailed(message: String)
+    /// Nothing to ask, or a setting that cannot work (no note matches the question, a period without
+    /// notes, an `ANTHROPIC_BASE_URL` that is not a URL): the user changes the request.
+    case invalidRequest(String)
 }
 
 extension ClaudeError: CustomStringConvertible {
@@ -40,6 +43,7 @@ extension ClaudeError: CustomStringConvertible {
         case .overBudget: return "over-budget"
         case .cliUnavailable: return "claude-cli-unavailable"
         case .cliFailed: return "claude-cli-failed"
+        case .invalidRequest: return "invalid-argument"
         }
     }
 
@@ -83,6 +87,8 @@ extension ClaudeError: CustomStringConvertible {
             return "cancelled"
         case .cliUnavailable(let reason):
             return "\(reason). Install Claude Code (https://docs.anthropic.com/en/docs/claude-code) and log in, or set ANTHROPIC_API_KEY and drop --backend claude-cli"
+        case .invalidRequest(let message):
+            return message
         case .cliFailed(let message):
             return "\(message); run `claude -p hello` to check that Claude Code works and is logged in"
         case .overBudget(let spent, let budget, let estimate):
@@ -118,7 +124,7 @@ extension ClaudeError {
         case .malformedResponse(let detail): return .malformedResponse(clean(detail))
         case .cannotConnect(let url, let reason): return .cannotConnect(url: clean(url), reason: clean(reason))
         case .cliFailed(let message): return .cliFailed(message: clean(message))
-        case .missingAPIKey, .cancelled, .overBudget, .cliUnavailable: return self
+        case .missingAPIKey, .cancelled, .overBudget, .cliUnavailable, .invalidRequest: return self
         }
     }
 }
@@ -128,7 +134,7 @@ extension ClaudeError: RhizomeError {
     /// wrong model, a bad setting) are the user's to fix; the rest is the call failing.
     public var isUserMistake: Bool {
         switch self {
-        case .missingAPIKey, .overBudget, .cliUnavailable: return true
+        case .missingAPIKey, .overBudget, .cliUnavailable, .invalidRequest: return true
         case .refused where isRequestProblem: return true
         default: return false
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import RhizomeClaude
 import RhizomeCore
-import RhizomeStore
+import RhizomeOperations
 
 /// `rhizome reflect`: a reflection on the notes of a period, written back into the vault as a note.
 struct ReflectCommand: RhizomeSubcommand {
@@ -38,7 +38,7 @@ struct ReflectCommand: RhizomeSubcommand {
     var model: String?
 
     @Option(name: .long, help: ArgumentHelp("api (ANTHROPIC_API_KEY) or claude-cli (the Claude Code CLI and its login; no token limit or temperature).", valueName: "backend"))
-    var backend: ClaudeCall.Backend = .api
+    var backend: ClaudeBackend = .api
 
     @Flag(name: .customLong("pass-api-key"), help: "With --backend claude-cli: let `claude` see ANTHROPIC_API_KEY (it then bills that key, not your subscription; by default the key is removed from its environment).")
     var passAPIKey = false
@@ -57,121 +57,34 @@ struct ReflectCommand: RhizomeSubcommand {
         let period = from.map { Reflect.Period(fromDay: $0, toDay: to!) } ?? Reflect.Period.parseSince(since ?? "7d")!
         let session = try VaultSession.open(global, context: context)
         let config = try VaultConfig.load(vaultRoot: session.vaultPath)
-        let folder = config.claude.reflect.folder ?? Reflect.defaultFolder
-        let call = ClaudeCall(
-            feature: "reflect", backend: backend, passesAPIKey: passAPIKey, defaults: (Reflect.defaultModel, Reflect.defaultMaxTokens, Reflect.defaultTemperature, Reflect.systemPrompt),
-            settings: config.claude, configured: config.claude.reflect, modelOverride: model, context: context)
-        guard let bounds = period.bounds() else { throw CLIError.invalidArgument("the period \(period.description) has no days") }
-        let notes = try session.store.notesInPeriod(from: bounds.from, to: bounds.to, fromDay: period.fromDay, toDay: period.toDay, excludingFolder: folder)
-        let (prompt, included) = Explore.prompt(
-            question: "Write the reflection on my notes from \(period.description).", notes: ClaudeCall.sources(notes, vault: session.vaultPath),
-            tokenBudget: Reflect.defaultContextTokens)
-        let target = Self.target(folder: folder, period: period, vault: session.vaultPath, force: force)
+        let reflect = ReflectOperation(
+            store: session.store, vaultPath: session.vaultPath, settings: config.claude, period: period, force: force,
+            choice: .init(backend: backend, model: model, passesAPIKey: passAPIKey), environment: context.environment,
+            notice: { context.printError($0) })
+        let plan = try reflect.plan()
 
         if dryRun {
-            let plan = call.plan(prompt, notes: included)
             if global.json {
-                printJSON(DryRun(plan: plan, period: period.description, path: target.path, action: target.action.rawValue), vault: session.vaultPath, context: context)
+                printJSON(DryRun(plan: plan.call, period: period.description, path: plan.target.path, action: plan.target.action.rawValue),
+                          vault: session.vaultPath, context: context)
             } else {
-                context.print("Period \(period.description): \(notes.count) note\(notes.count == 1 ? "" : "s") created or changed, \(included.count) sent")
-                for note in included { context.print("  [\(note.number)] \(note.path)  (\(note.date))") }
-                context.print("\nWould write \(target.path) (\(target.action.explanation))")
-                plan.print(to: context)
+                context.print("Period \(period.description): \(plan.noteCount) note\(plan.noteCount == 1 ? "" : "s") created or changed, \(plan.included.count) sent")
+                for note in plan.included { context.print("  [\(note.number)] \(note.path)  (\(note.date))") }
+                context.print("\nWould write \(plan.target.path) (\(plan.target.action.explanation))")
+                plan.call.print(to: context)
             }
             return .success
         }
-        guard !included.isEmpty else {
-            throw CLIError.invalidArgument("no note was created or changed in \(period.description); try a longer period (--since 30d)")
-        }
-        if case .refuse(let reason) = target.action.decision { throw CLIError.invalidArgument(reason) }
-
-        let links = Dictionary(uniqueKeysWithValues: included.map { ($0.number, ClaudeCall.linkTarget($0, store: session.store)) })
-        let printer = StreamPrinter(context: context, links: links, show: !global.json)
-        let (answer, cost) = try call.stream(prompt, vault: session.vaultPath) { printer.write($0) }
-        let text = printer.finish()
-        let model = answer.model.isEmpty ? call.model : answer.model
-        let note = Reflect.note(period: period, text: text, sources: included.map { links[$0.number]! }, model: model, created: Date(), usage: answer.usage, costUSD: cost)
-        let written: (relative: String, absolute: String)
-        do {
-            written = try target.write(Array(note.utf8))
-        } catch let error as FileWriteError where [.alreadyExists(path: target.absolute), .changedOnDisk(path: target.absolute)].contains(error) {
-            // The note appeared or changed while the reflection was being written: keep both (the answer is paid for).
-            let next = Self.target(folder: folder, period: period, vault: session.vaultPath, force: false, forceNewVersion: true)
-            written = try next.write(Array(note.utf8))
-            context.printError("note: \(target.path) changed while the reflection was being written; it is kept, and the reflection saved as \(next.path)")
-        }
+        let show = !global.json
+        let written = try AsyncWork.wait { try await plan.write { piece in if show { context.standardOutput.write(piece) } } }
         if global.json {
-            printJSON(Result(path: written.relative, action: target.action.rawValue, answer: text, sources: included.map { "[[\(links[$0.number]!)]]" },
-                             inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens, costUSD: cost, model: model),
-                      vault: session.vaultPath, context: context)
+            printJSON(written, vault: session.vaultPath, context: context)
         } else {
-            context.print("\n\nWrote \(written.relative) (\(target.action.explanation))")
-            context.printError("\(model) · \((answer.usage.inputTokens ?? 0).grouped) in / \((answer.usage.outputTokens ?? 0).grouped) out tokens"
-                + (cost.map { String(format: " · $%.4f", $0) } ?? ""))
+            context.print("\n\nWrote \(written.path) (\(plan.target.action.explanation))")
+            context.printError("\(written.model) · \((written.inputTokens ?? 0).grouped) in / \((written.outputTokens ?? 0).grouped) out tokens"
+                + (written.costUSD.map { String(format: " · $%.4f", $0) } ?? ""))
         }
         return .success
-    }
-
-    // MARK: Where the note goes
-
-    /// What happens at the reflection's path.
-    enum Action: String {
-        case create, replace, newVersion = "new-version", refuse
-
-        var explanation: String {
-            switch self {
-            case .create: return "a new note"
-            case .replace: return "replacing the unedited reflection of this period (--force)"
-            case .newVersion: return "a new version: the reflection of this period was edited since it was written, so it is kept"
-            case .refuse: return "nothing: a reflection of this period exists; --force replaces it, since it was not edited"
-            }
-        }
-
-        var decision: Decision { self == .refuse ? .refuse(explanation) : .write }
-        enum Decision { case write, refuse(String) }
-    }
-
-    struct Target {
-        var path: String
-        var absolute: String
-        var action: Action
-        /// The bytes the existing note held when it was read (for a replace that must not race an edit).
-        var existing: [UInt8]?
-
-        func write(_ bytes: [UInt8]) throws -> (relative: String, absolute: String) {
-            switch action {
-            case .replace:
-                try AtomicFileWriter.replace(absolute, expecting: existing ?? [], with: bytes)
-            case .create, .newVersion:
-                try AtomicFileWriter.create(absolute, bytes: bytes)
-            case .refuse:
-                throw CLIError.invalidArgument(action.explanation)
-            }
-            return (path, absolute)
-        }
-    }
-
-    /// The period's latest reflection (`… (2).md` after a first one was edited): replaced only with --force and
-    /// only while unedited; when edited, the next version is written beside it. Never a file Rhizome did not write.
-    static func target(folder: String, period: Reflect.Period, vault: String, force: Bool, forceNewVersion: Bool = false) -> Target {
-        func paths(_ version: Int) -> (relative: String, absolute: String) {
-            let relative = folder + "/" + Reflect.fileName(for: period, version: version)
-            return (relative, vault + "/" + relative)
-        }
-        func exists(_ version: Int) -> Bool {
-            let path = paths(version).absolute
-            return FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
-        }
-        guard exists(1) else { return Target(path: paths(1).relative, absolute: paths(1).absolute, action: .create) }
-        var latest = 1
-        while exists(latest + 1) { latest += 1 }
-        let (relative, absolute) = paths(latest)
-        if !forceNewVersion, let (text, _) = NoteText.read(vaultRoot: vault, path: relative), Reflect.isUnedited(text) {
-            return force ? Target(path: relative, absolute: absolute, action: .replace, existing: Array(text.utf8))
-                : Target(path: relative, absolute: absolute, action: .refuse)
-        }
-        let next = paths(latest + 1)
-        return Target(path: next.relative, absolute: next.absolute, action: .newVersion)
     }
 
     /// `--dry-run --json`: the plan, the period and what would be written where.
@@ -190,18 +103,5 @@ struct ReflectCommand: RhizomeSubcommand {
         }
 
         enum CodingKeys: String, CodingKey { case period, path, action }
-    }
-
-    struct Result: Encodable {
-        var path: String
-        var action: String
-        var answer: String
-        var sources: [String]
-        @NullEncoded var inputTokens: Int?
-        @NullEncoded var outputTokens: Int?
-        @NullEncoded var costUSD: Double?
-        var model: String
-
-        enum CodingKeys: String, CodingKey { case path, action, answer, sources, inputTokens, outputTokens, costUSD, model }
     }
 }

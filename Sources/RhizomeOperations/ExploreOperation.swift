@@ -1,0 +1,141 @@
+import Foundation
+import RhizomeClaude
+import RhizomeCore
+import RhizomeStore
+
+/// `explore`: a short answer to a question from the vault's most relevant notes, streamed, its `[n]`
+/// citations turned into `[[wikilinks]]` as it arrives.
+///
+///     let explore = ExploreOperation(store: store, vaultPath: vault, settings: config.claude, question: q, notice: { print($0) })
+///     let plan = try explore.plan()                   // the notes and the exact prompt; nothing sent
+///     let answer = try await plan.answer { piece in print(piece, terminator: "") }
+public struct ExploreOperation {
+    /// The notes chosen for a question and the prompt that quotes them.
+    public struct Plan: Sendable {
+        /// Every note found, best first, with its score.
+        public var relevant: [IndexStore.RelevantNote]
+        /// The notes the prompt quotes, numbered from 1.
+        public var included: [Explore.ContextNote]
+        /// What the notes were searched for: the question's words and the English words of its Chinese
+        /// or Japanese terms.
+        public var searchWords: [String]
+        /// The wikilink target of each quoted note, by number.
+        public var links: [Int: String]
+        public var call: PromptPlan
+        let userMessage: String
+        let caller: ClaudeFeatureCall
+        let vaultPath: String
+
+        /// The score of a quoted note.
+        public func score(of note: Explore.ContextNote) -> Double {
+            relevant.first { $0.path == note.path }?.score ?? 0
+        }
+    }
+
+    /// An answer as shown, with what it cost. Its JSON keys are `explore --json`'s.
+    public struct Answer: Encodable, Sendable {
+        public struct Source: Encodable, Sendable {
+            public var number: Int
+            public var path: String
+            public var link: String
+            public var cited: Bool
+        }
+        public struct Usage: Encodable, Sendable {
+            @NullEncoded public var inputTokens: Int?
+            @NullEncoded public var outputTokens: Int?
+            @NullEncoded public var cacheReadInputTokens: Int?
+            @NullEncoded public var cacheCreationInputTokens: Int?
+
+            enum CodingKeys: String, CodingKey { case inputTokens, outputTokens, cacheReadInputTokens, cacheCreationInputTokens }
+        }
+        /// The text with `[[wikilinks]]` for citations.
+        public var answer: String
+        public var model: String
+        @NullEncoded public var stopReason: String?
+        public var sources: [Source]
+        public var usage: Usage
+        @NullEncoded public var costUSD: Double?
+        public var attempts: Int
+
+        enum CodingKeys: String, CodingKey { case answer, model, stopReason, sources, usage, costUSD, attempts }
+    }
+
+    let store: IndexStore
+    let vaultPath: String
+    let question: String
+    public let call: ClaudeFeatureCall
+
+    /// `store` must be current. `notice` receives lines for the person beside the answer (retries, warnings).
+    public init(
+        store: IndexStore, vaultPath: String, settings: ClaudeSettings, question: String, choice: ClaudeFeatureCall.Choice = .init(),
+        environment: [String: String] = ProcessInfo.processInfo.environment, notice: @escaping @Sendable (String) -> Void
+    ) {
+        self.store = store
+        self.vaultPath = vaultPath
+        self.question = question
+        call = ClaudeFeatureCall(
+            feature: "explore", defaults: .init(model: Explore.defaultModel, maxTokens: Explore.defaultMaxTokens, temperature: Explore.defaultTemperature, prompt: Explore.systemPrompt),
+            settings: settings, configured: settings.explore, choice: choice, environment: environment, notice: notice)
+    }
+
+    /// Picks the notes (at most 20, within the context budget) and builds the prompt; sends nothing.
+    public func plan() throws -> Plan {
+        let relevant = try store.relevantNotes(for: question)
+        let (prompt, included) = Explore.prompt(question: question, notes: ClaudeFeatureCall.sources(relevant, vault: vaultPath))
+        return Plan(relevant: relevant, included: included, searchWords: IndexStore.searchWords(for: question),
+                    links: ClaudeFeatureCall.linkTargets(included, store: store), call: call.plan(prompt, notes: included), userMessage: prompt,
+                    caller: call, vaultPath: vaultPath)
+    }
+}
+
+extension ExploreOperation.Plan {
+    /// Asks the model. `onText` receives the answer as it arrives, citations already rewritten. Throws
+    /// `ClaudeError.invalidRequest` when no note matches the question (nothing is sent then).
+    public func answer(onText: @escaping @Sendable (String) -> Void) async throws -> ExploreOperation.Answer {
+        typealias Answer = ExploreOperation.Answer
+        let plan = self, call = caller
+        guard !plan.included.isEmpty else {
+            throw ClaudeError.invalidRequest("no note matches the words of the question; try other words (`rhizome search` finds notes by word)")
+        }
+        let citations = CitedStream(links: plan.links, onText: onText)
+        let (answer, cost) = try await call.stream(plan.userMessage, vault: vaultPath) { citations.feed($0) }
+        let (text, cited) = citations.finish()
+        let usage = answer.usage
+        return Answer(
+            answer: text, model: answer.model.isEmpty ? call.model : answer.model, stopReason: answer.stopReason,
+            sources: plan.included.map { Answer.Source(number: $0.number, path: $0.path, link: "[[\(plan.links[$0.number]!)]]", cited: cited.contains($0.number)) },
+            usage: .init(inputTokens: usage.inputTokens, outputTokens: usage.outputTokens,
+                         cacheReadInputTokens: usage.cacheReadInputTokens, cacheCreationInputTokens: usage.cacheCreationInputTokens),
+            costUSD: cost, attempts: answer.attempts)
+    }
+}
+
+/// Streamed text passed on as it arrives, with `[n]` citations turned into `[[wikilinks]]` (a citation
+/// split across pieces is held back until it is whole).
+final class CitedStream: Sendable {
+    private let state: Locked<(rewriter: CitationRewriter, text: String)>
+    private let onText: @Sendable (String) -> Void
+
+    init(links: [Int: String], onText: @escaping @Sendable (String) -> Void) {
+        state = Locked((CitationRewriter(links: links), ""))
+        self.onText = onText
+    }
+
+    func feed(_ piece: String) {
+        state.withLock { state in
+            let ready = state.rewriter.feed(piece)
+            state.text += ready
+            if !ready.isEmpty { onText(ready) }
+        }
+    }
+
+    /// The whole text as passed on, and the numbers cited.
+    func finish() -> (text: String, cited: [Int]) {
+        state.withLock { state in
+            let rest = state.rewriter.finish()
+            state.text += rest
+            if !rest.isEmpty { onText(rest) }
+            return (state.text, state.rewriter.cited)
+        }
+    }
+}
