@@ -1,4 +1,5 @@
 import Foundation
+import RhizomeCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -313,7 +314,7 @@ public final class AnthropicClient: Sendable {
 }
 
 /// One HTTP request whose response arrives as chunks (`URLSessionDataDelegate`).
-final class StreamingTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class StreamingTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // a URLSession delegate (an NSObject), its state under `lock`
     enum Chunk: Sendable {
         case response(HTTPURLResponse)
         case data(Data)
@@ -376,17 +377,15 @@ final class StreamingTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
 }
 
 /// Cancels a transfer that gets no first byte in time, or that runs past the call's deadline.
-final class Watchdog: @unchecked Sendable {
+final class Watchdog: @unchecked Sendable {  // the dispatch timer is not marked Sendable; Dispatch allows it on any thread
     enum Expiry: Sendable { case firstByte, idle, total }
 
     private let transfer: StreamingTransfer
     private let firstByteTimeout: Duration
     private let idleTimeout: Duration
     private let deadline: ContinuousClock.Instant
-    private let lock = NSLock()
-    /// When the last bytes came; nil before the first.
-    private var lastBytesAt: ContinuousClock.Instant?
-    private var expiry: Expiry?
+    /// When the last bytes came (nil before the first), and why the transfer was cancelled.
+    private let state = Locked<(lastBytesAt: ContinuousClock.Instant?, expiry: Expiry?)>((nil, nil))
     /// A dispatch timer on a queue of our own, not a task: it must fire even when every thread of the
     /// concurrency pool is busy.
     private let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "rhizome.anthropic.watchdog"))
@@ -398,16 +397,16 @@ final class Watchdog: @unchecked Sendable {
         self.deadline = deadline
     }
 
-    var expired: Expiry? { lock.withLock { expiry } }
+    var expired: Expiry? { state.withLock { $0.expiry } }
 
-    func sawBytes() { lock.withLock { lastBytesAt = ContinuousClock.now } }
+    func sawBytes() { state.withLock { $0.lastBytesAt = ContinuousClock.now } }
 
     func start() {
         let firstByteDeadline = ContinuousClock.now + firstByteTimeout
         timer.schedule(deadline: .now(), repeating: .milliseconds(50))
         timer.setEventHandler { [self] in
             let now = ContinuousClock.now
-            let last = lock.withLock { lastBytesAt }
+            let last = state.withLock { $0.lastBytesAt }
             let reason: Expiry?
             if now >= deadline {
                 reason = .total
@@ -417,7 +416,7 @@ final class Watchdog: @unchecked Sendable {
                 reason = now >= firstByteDeadline ? .firstByte : nil
             }
             guard let reason else { return }
-            lock.withLock { expiry = reason }
+            state.withLock { $0.expiry = reason }
             timer.cancel()
             transfer.cancel()
         }

@@ -78,7 +78,7 @@ public struct ClaudeCodeCLI: Sendable {
 }
 
 /// One `claude` process: its output parsed line by line as it arrives.
-final class CLIRun: @unchecked Sendable {
+final class CLIRun: @unchecked Sendable {  // a child process, its pipes and an AsyncStream continuation, under `lock`
     /// The watchdog's and `terminate()`'s timers: a serial queue of our own gets a thread even when Dispatch's
     /// global queues have none free.
     private static let timers = DispatchQueue(label: "rhizome.claude-cli.timers")

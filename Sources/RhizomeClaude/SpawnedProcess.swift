@@ -13,7 +13,7 @@ import Darwin
 /// it, and Rhizome's threads block SIGINT and SIGTERM (they are handled in one place), so the SIGTERM
 /// meant to stop `claude` did nothing; and what `claude` started itself (a shell's `sleep`, a helper)
 /// outlived it. `terminate()` signals the whole group: SIGTERM, then SIGKILL after a grace period.
-final class SpawnedProcess: @unchecked Sendable {
+final class SpawnedProcess: @unchecked Sendable {  // a child pid and its pipe descriptors
     let processID: pid_t
     private let condition = NSCondition()
     /// The raw wait status once reaped.

@@ -7,7 +7,7 @@ import RhizomeStore
 /// A call takes an idle lane, or waits for one until its deadline; the deadline is set on the lane's
 /// connection for the call (SQL and Dataview end at it). Connections open lazily, and again until the
 /// first index exists.
-final class ReaderPool: @unchecked Sendable {
+final class ReaderPool: @unchecked Sendable {  // lanes hold SQLite connections (not Sendable), each used on its own queue
     /// Four lanes: calls beyond that (rare: agents send a handful at a time) wait for one.
     static let defaultSize = 4
 
@@ -59,7 +59,7 @@ final class ReaderPool: @unchecked Sendable {
     }
 
     /// One lane: its queue, and its connection once the index exists (used only on that queue).
-    private final class Lane: @unchecked Sendable {
+    private final class Lane: @unchecked Sendable {  // a SQLite connection, used only on `queue`
         let queue: DispatchQueue
         private var opened: IndexStore?
 

@@ -20,7 +20,7 @@ import RhizomeWatch
 ///   SQL inside SQLite and its Dataview evaluation, with a `timed-out` error; `notifications/cancelled`
 ///   ends a call the same way and no response is sent for it.
 /// - Arguments are checked against each tool's input schema before it runs (`ToolArguments.validated`).
-public final class VaultMCPServer: @unchecked Sendable {
+public final class VaultMCPServer: @unchecked Sendable {  // watcher state under `state`, and `takeover` held across a watcher start
     public let vaultPath: String
     public let databasePath: String
     private let watcherOptions: VaultWatcher.Options

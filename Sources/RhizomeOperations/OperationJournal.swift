@@ -345,40 +345,37 @@ public final class OperationJournal: Sendable {
 
 
 /// The temporary files of a batch of rewrites, filled in by several threads, then committed one by one.
-private final class PreparedRewrites: @unchecked Sendable {
+private final class PreparedRewrites: Sendable {
     typealias Item = (replacement: AtomicFileWriter.PreparedReplacement, before: [UInt8])
-    private let lock = NSLock()
-    private var items: [Result<Item, EditError>?]
+    private let items: Locked<[Result<Item, EditError>?]>
 
-    init(count: Int) { items = Array(repeating: nil, count: count) }
+    init(count: Int) { items = Locked(Array(repeating: nil, count: count)) }
 
     func set(_ position: Int, _ result: Result<Item, EditError>) {
-        lock.lock()
-        defer { lock.unlock() }
-        items[position] = result
+        items.withLock { $0[position] = result }
     }
 
     var firstFailure: EditError? {
-        lock.lock()
-        defer { lock.unlock() }
-        for case .failure(let error)? in items { return error }
-        return nil
+        items.withLock { items in
+            for case .failure(let error)? in items { return error }
+            return nil
+        }
     }
 
     /// The prepared file at `position`, no longer discarded at the end.
     func take(_ position: Int) -> Item? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard case .success(let item)? = items[position] else { return nil }
-        items[position] = nil
-        return item
+        items.withLock { items in
+            guard case .success(let item)? = items[position] else { return nil }
+            items[position] = nil
+            return item
+        }
     }
 
     /// Removes the temporary files that were not committed (after a failure).
     func discardUncommitted() {
-        lock.lock()
-        defer { lock.unlock() }
-        for case .success(let item)? in items { AtomicFileWriter.discard(item.replacement) }
-        items = items.map { _ in nil }
+        items.withLock { items in
+            for case .success(let item)? in items { AtomicFileWriter.discard(item.replacement) }
+            items = items.map { _ in nil }
+        }
     }
 }

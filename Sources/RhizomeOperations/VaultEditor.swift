@@ -195,19 +195,20 @@ public struct VaultEditor {
 
 /// Runs `body` on a thread of its own (not the concurrency pool's, nor a global queue's); `wait()`
 /// returns what it returned or throws what it threw.
-private final class ThreadResult<Value: Sendable>: @unchecked Sendable {
+private final class ThreadResult<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<Value, any Error>?
+    private let result = Locked<Result<Value, any Error>?>(nil)
 
     init(_ body: @escaping @Sendable () throws -> Value) {
         Thread.detachNewThread { [self] in
-            result = Result { try body() }
+            let outcome = Result { try body() }
+            result.withLock { $0 = outcome }
             done.signal()
         }
     }
 
     func wait() throws -> Value {
         done.wait()
-        return try result!.get()
+        return try result.withLock { $0! }.get()
     }
 }

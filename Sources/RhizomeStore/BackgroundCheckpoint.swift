@@ -2,7 +2,7 @@ import Dispatch
 
 /// A passive checkpoint of a database's write-ahead log, run on a connection of its own on another
 /// thread. `wait()` returns when it is done (a failure is ignored: closing the index checkpoints anyway).
-final class BackgroundCheckpoint: @unchecked Sendable {
+final class BackgroundCheckpoint: Sendable {
     private let group = DispatchGroup()
 
     init(databasePath: String) {

@@ -24,8 +24,7 @@ extension Indexer {
 
     /// Parses one batch on the worker threads, then resolves its links; `wait()` returns its outcomes.
     struct BackgroundParse {
-        private final class Box: @unchecked Sendable { var outcomes: [ParseOutcome] = [] }
-        private let box = Box()
+        private let box = Locked<[ParseOutcome]>([])
         private let group = DispatchGroup()
 
         /// Parses on `parseQueue`, then resolves on `resolveQueue` (each serial: batches in turn, each on
@@ -40,17 +39,18 @@ extension Indexer {
                 let parsed = Indexer.parallelMap(jobs, workers: workers) { job in Indexer.parse(job, checker: checker, options: options) }
                 resolveQueue.async(group: group) {
                     let sessions = resolver.sessions(count: workers)
-                    box.outcomes = Indexer.parallelMap(Array(parsed.indices), workers: workers) { worker, index in
+                    let outcomes = Indexer.parallelMap(Array(parsed.indices), workers: workers) { worker, index in
                         guard case .parsed(let note, _, let hash, let forms) = parsed[index] else { return parsed[index] }
                         return .parsed(note, targets: sessions[worker].resolveAll(note.links, from: jobs[index].file.path), hash: hash, forms: forms)
                     }
+                    box.withLock { $0 = outcomes }
                 }
             }
         }
 
         func wait() -> [ParseOutcome] {
             group.wait()
-            return box.outcomes
+            return box.withLock { $0 }
         }
     }
 
@@ -96,29 +96,25 @@ extension Indexer {
     /// The resolver of a run, made on the writer's thread while the first batches are parsed; the workers
     /// wait for it before resolving links. One resolver session per worker, kept across batches: link
     /// paths recur from note to note.
-    final class PendingResolver: @unchecked Sendable {
+    final class PendingResolver: Sendable {
         private let ready = DispatchGroup()
-        private var resolver: LinkResolver<Int64>?
-        private var made: [LinkResolver<Int64>.Session] = []
-        private let lock = NSLock()
+        private let state = Locked<(resolver: LinkResolver<Int64>?, made: [LinkResolver<Int64>.Session])>((nil, []))
 
         init() { ready.enter() }
 
         /// Call exactly once.
         func fulfill(_ resolver: LinkResolver<Int64>) {
-            lock.lock()
-            self.resolver = resolver
-            lock.unlock()
+            state.withLock { $0.resolver = resolver }
             ready.leave()
         }
 
         /// `count` sessions, the same ones on every call (a batch's worker n uses session n).
         func sessions(count: Int) -> [LinkResolver<Int64>.Session] {
             ready.wait()
-            lock.lock()
-            defer { lock.unlock() }
-            while made.count < max(1, count) { made.append(LinkResolver<Int64>.Session(resolver!)) }
-            return made
+            return state.withLock { state in
+                while state.made.count < max(1, count) { state.made.append(LinkResolver<Int64>.Session(state.resolver!)) }
+                return state.made
+            }
         }
     }
 

@@ -281,15 +281,14 @@ final class SQLiteStatement {
 ///
 ///     let deadline = QueryDeadline(limit: .seconds(10), scope: "each MCP tool call", setting: "rhizome mcp --timeout SECONDS")
 ///     let rows = try store.withDeadline(deadline) { try store.readOnlyQuery(sql) }
-public final class QueryDeadline: @unchecked Sendable {
+public final class QueryDeadline: Sendable {
     public let limit: Duration
     public let instant: ContinuousClock.Instant
     /// What the limit applies to ("each MCP tool call") and how to change it ("rhizome mcp --timeout
     /// SECONDS"), for the error message.
     public let scope: String
     public let setting: String
-    private let lock = NSLock()
-    private var cancelled = false
+    private let cancelled = Locked(false)
 
     public init(limit: Duration, scope: String, setting: String, startingAt start: ContinuousClock.Instant = .now) {
         self.limit = limit
@@ -299,9 +298,9 @@ public final class QueryDeadline: @unchecked Sendable {
     }
 
     /// Ends the work at its next check, with `StoreError.cancelled`.
-    public func cancel() { lock.withLock { cancelled = true } }
+    public func cancel() { cancelled.withLock { $0 = true } }
 
-    public var isCancelled: Bool { lock.withLock { cancelled } }
+    public var isCancelled: Bool { cancelled.withLock { $0 } }
 
     /// Cancelled, or past the time limit.
     public var isOver: Bool { isCancelled || ContinuousClock.now >= instant }

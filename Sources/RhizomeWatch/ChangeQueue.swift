@@ -2,7 +2,7 @@ import Foundation
 import RhizomeCore
 
 /// File-system changes waiting to be applied, grouped into bursts.
-final class ChangeQueue: @unchecked Sendable {
+final class ChangeQueue: @unchecked Sendable {  // an NSCondition that waiters sleep on (a lock box cannot wait)
     struct Batch {
         var changes: [FileSystemChange]
         var firstEventAt: ContinuousClock.Instant

@@ -13,7 +13,7 @@ import RhizomeCore
 ///   twice, and only a walk tells which name is current.
 /// - Dropped events (`MustScanSubDirs`, `UserDropped`, `KernelDropped`) are reported as `.rescan`.
 /// - New symlinks restart the stream so that their targets are watched too.
-public final class FSEventsWatcher: FileSystemWatcher, @unchecked Sendable {
+public final class FSEventsWatcher: FileSystemWatcher, @unchecked Sendable {  // an FSEventStreamRef and its dispatch queue
     private let root: String
     private let queue = DispatchQueue(label: "rhizome.fsevents")
     private var stream: FSEventStreamRef?

@@ -15,7 +15,7 @@ import RhizomeCore
 /// All state lives on the watcher's thread; `stop()` and `flush(timeout:)` wake it through a pipe. The
 /// kernel queues an inotify event during the system call that changed the file, so a flush only has to
 /// drain the queue once after the request: every change made before it is then in the handler's hands.
-public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {
+public final class InotifyWatcher: FileSystemWatcher, @unchecked Sendable {  // an inotify descriptor and its reading thread
     private let root: String
     private var descriptor: Int32 = -1
     private var wakePipe: [Int32] = [-1, -1]

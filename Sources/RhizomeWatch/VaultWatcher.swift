@@ -26,7 +26,7 @@ import Darwin
 /// Only one watcher per index: the watch lock (`<database>.watch.lock`) is taken in `init` and held until
 /// the watcher is released; it also tells other processes how current the index is (`activeWatcher`).
 /// Readers (any `rhizome` query, the MCP tools) query the index meanwhile.
-public final class VaultWatcher: @unchecked Sendable {
+public final class VaultWatcher: Sendable {
     public struct Options: Sendable {
         /// Quiet time that ends a burst of events.
         public var debounce: Duration = .milliseconds(20)
@@ -56,9 +56,8 @@ public final class VaultWatcher: @unchecked Sendable {
 
     private let lock: WatchLock
     private let queue = ChangeQueue()
-    /// The file-system watcher on the folder at the vault path, for `flushFileEvents` (guarded by `liveLock`).
-    private var live: (any FileSystemWatcher)?
-    private let liveLock = NSLock()
+    /// The file-system watcher on the folder at the vault path, for `flushFileEvents`.
+    private let live = Locked<(any FileSystemWatcher)?>(nil)
     private let makeFileSystemWatcher: @Sendable (String) -> any FileSystemWatcher
 
     /// Takes the watch lock; throws `WatchError.alreadyWatched` when another process holds it.
@@ -107,7 +106,7 @@ public final class VaultWatcher: @unchecked Sendable {
     /// False when it could not tell (no folder watched, the timeout passed).
     @discardableResult
     public func flushFileEvents(timeout: Duration = .seconds(1)) -> Bool {
-        guard let watcher = liveLock.withLock({ live }) else { return false }
+        guard let watcher = live.withLock({ $0 }) else { return false }
         return watcher.flush(timeout: timeout)
     }
 
@@ -120,7 +119,7 @@ public final class VaultWatcher: @unchecked Sendable {
         var folder = Folder(identity: identity, watcher: try watch())
         defer {
             folder.watcher?.stop()
-            liveLock.withLock { live = nil }
+            live.withLock { $0 = nil }
         }
         let store = try IndexStore(path: databasePath)
         if try store.indexedVaultPath() != vaultPath { try store.setIndexedVaultPath(vaultPath) }
@@ -176,7 +175,7 @@ public final class VaultWatcher: @unchecked Sendable {
             guard identity != nil, folder.watcher == nil, loop.isRetryDue else { return nil }
         }
         let reappeared = folder.identity == nil
-        liveLock.withLock { live = nil }
+        live.withLock { $0 = nil }
         folder.watcher?.stop()
         folder = Folder(identity: identity, watcher: nil)
         // Whatever the old watches reported is about the folder that left.
@@ -214,7 +213,7 @@ public final class VaultWatcher: @unchecked Sendable {
             queue.append(relevant)
             lock?.publish { queue.hasPending }
         }
-        liveLock.withLock { live = watcher }
+        live.withLock { $0 = watcher }
         return watcher
     }
 

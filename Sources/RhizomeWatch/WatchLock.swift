@@ -15,7 +15,7 @@ import Darwin
 ///     pending <0|1>            1 while changes it has seen are not in the index yet
 ///
 /// Readers that know only the first two lines (older versions) still read them.
-final class WatchLock: @unchecked Sendable {
+final class WatchLock: @unchecked Sendable {  // a locked file descriptor, written under `mutex`
     let path: String
     private let descriptor: Int32
     private let mutex = NSLock()

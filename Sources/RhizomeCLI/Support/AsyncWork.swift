@@ -12,17 +12,19 @@ enum AsyncWork {
         let executor = DedicatedThreadExecutor(name: "rhizome.async-work")
         defer { executor.shutdown() }
         let task = Task(executorPreference: executor) {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            let outcome: Result<T, Error>
+            do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
+            box.result.withLock { $0 = outcome }
             box.done.signal()
         }
         let signals = cancelledByInterrupt ? StopSignals({ task.cancel() }) : nil
         defer { signals?.cancel() }
         box.done.wait()
-        return try box.result!.get()
+        return try box.result.withLock { $0! }.get()
     }
 
-    private final class ResultBox<T>: @unchecked Sendable {
+    private final class ResultBox<T: Sendable>: Sendable {
         let done = DispatchSemaphore(value: 0)
-        var result: Result<T, Error>?
+        let result = Locked<Result<T, Error>?>(nil)
     }
 }

@@ -119,10 +119,10 @@ struct VaultSession {
 }
 
 /// A one-line progress display on a terminal: files done, rate, time left. Silent when piped or `--json`.
-final class ProgressLine: @unchecked Sendable {
+final class ProgressLine: Sendable {
     private let context: CommandContext
     private let enabled: Bool
-    private var shown = false
+    private let shown = Locked(false)
 
     init(context: CommandContext, enabled: Bool) {
         self.context = context
@@ -131,16 +131,16 @@ final class ProgressLine: @unchecked Sendable {
 
     func update(_ progress: IndexProgress) {
         let seconds = progress.elapsed.inSeconds
-        guard enabled, progress.filesTotal >= 500, seconds >= 0.3 || shown else { return }
+        guard enabled, progress.filesTotal >= 500, seconds >= 0.3 || shown.withLock({ $0 }) else { return }
         let rate = seconds > 0 ? Double(progress.filesDone) / seconds : 0
         let remaining = rate > 0 ? Double(progress.filesTotal - progress.filesDone) / rate : 0
         context.standardError.write(String(
             format: "\r\u{1B}[2KIndexing %@/%@ files · %@ files/s · %.0fs left", progress.filesDone.grouped, progress.filesTotal.grouped,
             Int(rate).grouped, remaining.rounded(.up)))
-        shown = true
+        shown.withLock { $0 = true }
     }
 
     func finish() {
-        if shown { context.standardError.write("\r\u{1B}[2K") }
+        if shown.withLock({ $0 }) { context.standardError.write("\r\u{1B}[2K") }
     }
 }

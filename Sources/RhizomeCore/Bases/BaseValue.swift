@@ -158,7 +158,7 @@ public struct BaseFileReference: Sendable, Hashable {
 }
 
 /// A regular expression literal `/pattern/flags` (JavaScript syntax; compiled with NSRegularExpression).
-public struct BaseRegex: @unchecked Sendable {
+public struct BaseRegex: @unchecked Sendable {  // NSRegularExpression is not marked Sendable on every platform
     public var pattern: String
     public var flags: String
     /// NSRegularExpression is immutable and documented thread-safe.

@@ -664,23 +664,20 @@ public func stableOrder(count: Int, by compare: (Int, Int) -> Int) -> [Int] {
 }
 
 /// Compiled regular expressions by pattern: a query runs the same pattern once per row.
-final class RegexCache: @unchecked Sendable {
+final class RegexCache: @unchecked Sendable {  // NSRegularExpression (immutable, thread-safe) is not marked Sendable on every platform
     static let shared = RegexCache()
-    private let lock = NSLock()
-    private var compiled: [String: NSRegularExpression] = [:]
+    private let compiled = Locked<[String: NSRegularExpression]>([:])
 
     func regex(_ pattern: String, options: NSRegularExpression.Options = []) throws(DataviewError) -> NSRegularExpression {
         let key = "\(options.rawValue)/" + pattern
-        lock.lock()
-        defer { lock.unlock() }
-        if let regex = compiled[key] { return regex }
-        do {
-            let regex = try NSRegularExpression(pattern: pattern, options: options)
-            if compiled.count > 256 { compiled.removeAll() }
-            compiled[key] = regex
-            return regex
-        } catch {
+        if let regex = compiled.withLock({ $0[key] }) { return regex }
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: options) else {
             throw .evaluation(message: "invalid regular expression `\(pattern)`")
         }
+        compiled.withLock { compiled in
+            if compiled.count > 256 { compiled.removeAll() }
+            compiled[key] = regex
+        }
+        return regex
     }
 }

@@ -62,7 +62,7 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
     /// A resolver that remembers what it resolved, for one thread resolving the links of many notes (a
     /// first index): the same link paths recur from note to note, and most resolve the same way from any
     /// folder. Use one session per thread; results equal `resolveAll`'s.
-    public final class Session: @unchecked Sendable {
+    public final class Session: @unchecked Sendable {  // hot path: an unlocked memo, one session per thread
         private let resolver: LinkResolver
         private var memo = FileTable.Memo()
 

@@ -264,22 +264,17 @@ public struct RelinkPlanner: Sendable {
 }
 
 /// What threads working in parallel hand back, one slot each (planning results, resolvers).
-private final class ThreadSlots<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Value?]
+private final class ThreadSlots<Value: Sendable>: Sendable {
+    private let slots: Locked<[Value?]>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { slots = Locked(Array(repeating: nil, count: count)) }
 
     func set(_ slot: Int, _ value: Value) {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[slot] = value
+        slots.withLock { $0[slot] = value }
     }
 
     /// The values set, in slot order.
     var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.compactMap { $0 }
+        slots.withLock { $0.compactMap { $0 } }
     }
 }

@@ -116,15 +116,14 @@ public final class JSONSchema: Sendable {
     public var acceptedTypes: [ValueType]? { resolved.types }
 
     /// A compiled `pattern` (ECMA-262 style, run with ICU regular expressions).
-    public final class Pattern: @unchecked Sendable {
+    public final class Pattern: @unchecked Sendable {  // NSRegularExpression is not marked Sendable on every platform; `answers` is Locked
         public let source: String
         // NSRegularExpression is immutable and documented as safe to share between threads.
         private let expression: NSRegularExpression
         /// Answers already worked out, by the text's bytes (the expression sees `e\u{301}` and `é` apart, so
         /// must the table): the same values recur from note to note (tags above all), and a lookup costs a
         /// fraction of a regular-expression match. Emptied when it holds `cacheLimit`.
-        private var answers: [ByteKey: Bool] = [:]
-        private let lock = NSLock()
+        private let answers = Locked<[ByteKey: Bool]>([:])
         static let cacheLimit = 4_096
 
         init?(_ source: String) {
@@ -136,9 +135,9 @@ public final class JSONSchema: Sendable {
         /// JSON Schema patterns are not anchored: a match anywhere counts.
         public func matches(_ text: String) -> Bool {
             let key = ByteKey(text)
-            if let known = lock.withLock({ answers[key] }) { return known }
+            if let known = answers.withLock({ $0[key] }) { return known }
             let matched = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-            lock.withLock {
+            answers.withLock { answers in
                 if answers.count >= Self.cacheLimit { answers.removeAll(keepingCapacity: true) }
                 answers[key] = matched
             }
@@ -147,7 +146,7 @@ public final class JSONSchema: Sendable {
     }
 
     /// The `$defs` table of one schema document, filled after its nodes are compiled.
-    final class Definitions: @unchecked Sendable {
+    final class Definitions: @unchecked Sendable {  // written while compiling, on one thread; read-only after
         // Written only while compiling (single-threaded), read-only afterwards.
         var entries: [String: JSONSchema] = [:]
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Call `shutdown()` when the work is done; the thread ends once its queue is empty. A job that still
 /// arrives afterwards runs on a thread started for it, so nothing is ever left waiting.
-public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {  // a Thread and the NSCondition its queue waits on
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopped = false

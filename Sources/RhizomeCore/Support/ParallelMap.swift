@@ -36,7 +36,7 @@ public enum ParallelMap {
 }
 
 /// The results of `ParallelMap.map`: each slot is written by one thread, read after all have finished.
-private struct ResultBuffer<R>: @unchecked Sendable {
+private struct ResultBuffer<R>: @unchecked Sendable {  // hot path: workers write distinct slots of one buffer, read after they all finish
     let pointer: UnsafeMutableBufferPointer<R?>
 }
 

@@ -5,7 +5,7 @@ import RhizomeCore
 /// what a query refers to: fields (frontmatter and inline fields) when it names any, and of `file.*`
 /// only the members it uses. `file.lists`, `file.tasks` and `file.ctime` come from the note files
 /// themselves (the index does not keep list structure or creation times).
-final class DataviewPages: @unchecked Sendable {
+final class DataviewPages: @unchecked Sendable {  // holds the store (a SQLite connection); caches under `lock`
     let store: IndexStore
     let vaultPath: String?
     private let lock = NSLock()

@@ -111,28 +111,27 @@ extension IndexStore {
 }
 
 /// Resolves link text as Obsidian would over the index as it was when built, remembering each answer.
-final class DataviewLinkTable: @unchecked Sendable {
+final class DataviewLinkTable: Sendable {
     private struct Key: Hashable {
         var link: String
         var source: String
     }
 
     private let resolver: LinkResolver<Int64>
-    private let lock = NSLock()
-    private var answers: [Key: String?] = [:]
+    private let answers = Locked<[Key: String?]>([:])
 
     init(resolver: LinkResolver<Int64>) { self.resolver = resolver }
 
     /// The vault path `linkPath` resolves to from the note at `sourcePath`, or nil when unresolved.
     func resolvedPath(of linkPath: String, from sourcePath: String) -> String? {
         let key = Key(link: linkPath, source: sourcePath)
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = answers[key] { return known }
-        let path = resolver.resolve(linkPath: UnicodeNormalization.nfc(linkPath), from: sourcePath)?.path
-        if answers.count > 200_000 { answers.removeAll(keepingCapacity: true) }
-        answers[key] = path
-        return path
+        return answers.withLock { answers in
+            if let known = answers[key] { return known }
+            let path = resolver.resolve(linkPath: UnicodeNormalization.nfc(linkPath), from: sourcePath)?.path
+            if answers.count > 200_000 { answers.removeAll(keepingCapacity: true) }
+            answers[key] = path
+            return path
+        }
     }
 }
 
