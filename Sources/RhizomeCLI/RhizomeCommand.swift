@@ -18,7 +18,7 @@ public struct RhizomeCommand: ParsableCommand {
             PropertiesCommand.self, SearchCommand.self, OpenCommand.self, CompletionsCommand.self, NeighborsCommand.self, PathCommand.self, GraphCommand.self,
             SQLCommand.self, QueryCommand.self, BaseCommand.self, FindingsCommand.self, ValidateCommand.self, FixCommand.self, NewCommand.self,
             MoveCommand.self, TrashCommand.self, UndoCommand.self, HistoryCommand.self, AppendCommand.self, PrependCommand.self, SetCommand.self, UnsetCommand.self, TaskCommand.self, RenameHeadingCommand.self, DailyCommand.self,
-            SchemaCommand.self, TypesCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, InitCommand.self, WatchCommand.self, MCPCommand.self, ExploreCommand.self, ReflectCommand.self, UsageCommand.self,
+            SchemaCommand.self, TypesCommand.self, ClaudeCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, InitCommand.self, WatchCommand.self, MCPCommand.self, ExploreCommand.self, ReflectCommand.self, UsageCommand.self,
         ])
 
     public init() {}
@@ -90,7 +90,8 @@ public enum CLI {
         }
     }
 
-    /// `rhizome --vault V stats` → `rhizome stats --vault V`: global options may come before the subcommand.
+    /// `rhizome --vault V stats` → `rhizome stats --vault V` (and `claude link --vault V`): global options may
+    /// come before the subcommand.
     static func placingGlobalOptionsAfterSubcommand(_ arguments: [String]) -> [String] {
         let valued: Set<String> = ["--vault", "--db"]
         let flags: Set<String> = ["--json", "--no-refresh", "--no-pager"]
@@ -110,7 +111,10 @@ public enum CLI {
             }
         }
         guard !leading.isEmpty, index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
-        return [arguments[index]] + leading + arguments[(index + 1)...]
+        // A command group (`claude link`): the options go after its subcommand.
+        let end = arguments[index] == ClaudeCommand.configuration.commandName && index + 1 < arguments.count && !arguments[index + 1].hasPrefix("-")
+            ? index + 2 : index + 1
+        return Array(arguments[index..<end]) + leading + arguments[end...]
     }
 
     static func execute(_ command: some RhizomeSubcommand, context: CommandContext) -> ExitStatus {

@@ -34,7 +34,7 @@ import RhizomeTestSupport
         #expect(global["plansLink"] as? String == "missing")
         let human = fixture.run(["status"])
         #expect(human.output.contains("  index: not built yet (run `rhizome index`)\n"), "\(human.output)")
-        #expect(human.output.contains("\nProjects\n  none linked (run `rhizome link` in a repository)\n"))
+        #expect(human.output.contains("\nProjects\n  none linked (run `rhizome claude link` in a repository)\n"))
         // status reports; it neither builds the index nor links anything.
         #expect(!FileManager.default.fileExists(atPath: fixture.vault.databasePath))
         #expect(!fixture.exists(fixture.vault.path + "/ClaudeCode"))

@@ -128,6 +128,22 @@ enum ClaudeLinking {
         return ClaudeLinker(layout: ClaudeCodeLayout(vaultRoot: vault, folderName: config.claudeCodeFolder, home: home))
     }
 
+    /// The agent-link part of `status` and `claude status`: linked projects, the vault's own agents,
+    /// skills and plans and their `~/.claude` links, and the broken links.
+    static func print(_ links: AgentLinkStatus, context: CommandContext) {
+        context.print("\nProjects")
+        if links.projects.isEmpty { context.print("  none linked (run `rhizome claude link` in a repository)") }
+        for project in links.projects {
+            context.print("  \(project.name): \(project.agents) agent\(project.agents == 1 ? "" : "s"), \(project.skills) skill\(project.skills == 1 ? "" : "s")" + (project.broken.isEmpty ? "" : ", \(project.broken.count) broken"))
+        }
+        context.print("\nGlobal")
+        context.print("  agents: \(links.global.agents) · ~/.claude/agents: \(links.global.agentsLink)")
+        let linkedSkills = links.global.skills.count { $0.link == "linked" }
+        context.print("  skills: \(links.global.skills.count) · linked into ~/.claude/skills: \(linkedSkills)")
+        context.print("  plans: \(links.global.plans) · ~/.claude/plans: \(links.global.plansLink)")
+        printBroken(links.broken, context: context)
+    }
+
     static func printBroken(_ broken: [LinkedItem], context: CommandContext) {
         guard !broken.isEmpty else { return }
         context.print("\(broken.count) broken link\(broken.count == 1 ? "" : "s") (left in place; relink, or remove them yourself):")

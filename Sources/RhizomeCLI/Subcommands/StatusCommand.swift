@@ -59,17 +59,7 @@ struct StatusCommand: RhizomeSubcommand {
             if let schema = report.schemaFindings {
                 context.print("  schema findings: \(schema.errors) error\(schema.errors == 1 ? "" : "s"), \(schema.warnings) warning\(schema.warnings == 1 ? "" : "s") (\(schema.claudeCodeErrors) in \(layout.folderName)/) — `rhizome validate` lists them")
             }
-            context.print("\nProjects")
-            if report.projects.isEmpty { context.print("  none linked (run `rhizome link` in a repository)") }
-            for project in report.projects {
-                context.print("  \(project.name): \(project.agents) agent\(project.agents == 1 ? "" : "s"), \(project.skills) skill\(project.skills == 1 ? "" : "s")" + (project.broken.isEmpty ? "" : ", \(project.broken.count) broken"))
-            }
-            context.print("\nGlobal")
-            context.print("  agents: \(report.global.agents) · ~/.claude/agents: \(report.global.agentsLink)")
-            let linkedSkills = report.global.skills.count { $0.link == "linked" }
-            context.print("  skills: \(report.global.skills.count) · linked into ~/.claude/skills: \(linkedSkills)")
-            context.print("  plans: \(report.global.plans) · ~/.claude/plans: \(report.global.plansLink)")
-            ClaudeLinking.printBroken(broken, context: context)
+            ClaudeLinking.print(links, context: context)
         }
         return broken.isEmpty ? .success : .problemsFound
     }
