@@ -125,7 +125,8 @@ public enum CLI {
         } catch {
             let (code, message, status) = describe(error)
             if command.global.json {
-                context.print(JSONOutput.encode(JSONOutput.ErrorEnvelope(command: type(of: command).name, error: .init(code: code, message: message))))
+                let fix = (error as? any RhizomeError)?.fix
+                context.print(JSONOutput.encode(JSONOutput.ErrorEnvelope(command: type(of: command).name, error: .init(code: code, message: message, fix: fix))))
             }
             context.printError("error: " + message)
             return status

@@ -190,7 +190,8 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
         } catch {
             let (code, message) = describe(error)
             let freshness = self.freshness()
-            let body = ToolFailure(tool: name, error: .init(code: code, message: message), freshness: freshness)
+            let fix = code == "index-not-ready" ? nil : (error as? any RhizomeError)?.fix
+            let body = ToolFailure(tool: name, error: .init(code: code, message: message, fix: fix), freshness: freshness)
             result = CallTool.Result(content: [.text(text: Self.encode(body), annotations: nil, _meta: nil)], isError: true)
         }
         await inFlight.end()
@@ -383,11 +384,15 @@ struct ToolResponse: Encodable {
     private enum CodingKeys: String, CodingKey { case tool, data, total, truncated, note, freshness, version }
 }
 
-/// A failed call: `{"error": {"code", "message"}, "freshness", "tool", "version"}`.
+/// A failed call: `{"error": {"code", "message", "fix"}, "freshness", "tool", "version"}`.
 struct ToolFailure: Encodable {
     struct Detail: Encodable {
         var code: String
         var message: String
+        /// How to fix it, when the error says so apart from its message (null otherwise).
+        @NullEncoded var fix: String?
+
+        enum CodingKeys: String, CodingKey { case code, message, fix }
     }
     var tool: String
     var error: Detail

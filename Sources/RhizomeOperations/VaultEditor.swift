@@ -145,7 +145,11 @@ public struct VaultEditor {
             throw error
         }
         phases.mark("journal (waiting)")
-        try reindex(applied)
+        do {
+            try reindex(applied)
+        } catch let error as any RhizomeError {
+            throw error.inContext("updating the index after `\(applied.summary)` (the change itself is done and can be undone; `rhizome index` brings the index up to date)")
+        }
         phases.mark("re-index")
         return applied
     }

@@ -75,29 +75,34 @@ extension Indexer {
             phases.mark("parse (waiting)")
             startParsing(through: number + Self.parseLookahead + 1)
             if case .candidates = resolution { outcomes = try resolveAgainstCandidates(outcomes, jobs: batch, excluding: removedIDs) }
-            try connection.transaction {
-                // By position, not `zip`: zip's elements are copies, and copying a parsed note retains
-                // each of its arrays (and releases them after), on the one thread that writes.
-                for index in batch.indices {
-                    let job = batch[index]
-                    switch outcomes[index] {
-                    case .parsed(let note, let targets, let hash, let forms):
-                        try writer.write(note, targets: targets, forms: forms, job: job, hash: hash)
-                        result.parsedIDs.insert(job.id)
-                        if !job.isNew { result.modified += 1 }
-                        result.findings += note.findings.filter { $0.code == .fileTooLarge || $0.code == .binaryFile }
-                    case .sameContent(let hash):
-                        try writer.touch(job: job, hash: hash)
-                        if !job.isNew { result.unchanged += 1 }
-                    case .attachment:
-                        try writer.touch(job: job, hash: nil)
-                        if !job.isNew { result.unchanged += 1 }
-                    case .unreadable(let finding):
-                        try writer.recordUnreadable(finding, job: job)
-                        result.findings.append(finding)
+            // A failure names the files being written (a SQLite error alone says only which statement
+            // failed). The batch, not one file: rows go in many per statement, so a failing row may be
+            // flushed while a later file is written.
+            try Self.naming(batch) {
+                try connection.transaction {
+                    // By position, not `zip`: zip's elements are copies, and copying a parsed note retains
+                    // each of its arrays (and releases them after), on the one thread that writes.
+                    for index in batch.indices {
+                        let job = batch[index]
+                        switch outcomes[index] {
+                        case .parsed(let note, let targets, let hash, let forms):
+                            try writer.write(note, targets: targets, forms: forms, job: job, hash: hash)
+                            result.parsedIDs.insert(job.id)
+                            if !job.isNew { result.modified += 1 }
+                            result.findings += note.findings.filter { $0.code == .fileTooLarge || $0.code == .binaryFile }
+                        case .sameContent(let hash):
+                            try writer.touch(job: job, hash: hash)
+                            if !job.isNew { result.unchanged += 1 }
+                        case .attachment:
+                            try writer.touch(job: job, hash: nil)
+                            if !job.isNew { result.unchanged += 1 }
+                        case .unreadable(let finding):
+                            try writer.recordUnreadable(finding, job: job)
+                            result.findings.append(finding)
+                        }
                     }
+                    try writer.flush()  // the batch's last collected rows, before the commit
                 }
-                try writer.flush()  // the batch's last collected rows, before the commit
             }
             phases.mark("write")
             done += batch.count
@@ -106,5 +111,16 @@ extension Indexer {
             Self.release(consume outcomes)
         }
         return result
+    }
+
+    /// Runs `body`, giving an error it throws the files of `batch` as context.
+    static func naming<Result>(_ batch: [ParseJob], _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as any RhizomeError {
+            guard let first = batch.first?.file.path else { throw error }
+            throw error.inContext(batch.count == 1 ? "indexing `\(first)`"
+                : "indexing a batch of \(batch.count) files (`\(first)` … `\(batch.last!.file.path)`)")
+        }
     }
 }

@@ -121,6 +121,11 @@ import RhizomeTestSupport
         let write = cli.run(["sql", "DELETE FROM file", "--vault", vault.path, "--json"])
         #expect(write.status == 2)
         #expect((write.json["error"] as? [String: Any])?["code"] as? String == "sql-not-read-only")
+        // How to fix it, apart from the message (which says it too), for agents that act on it.
+        #expect((write.json["error"] as? [String: Any])?["fix"] as? String == "Use the documented views listed in docs/INDEX.md.")
+        #expect(write.error == "error: `rhizome sql` runs read-only queries only (SELECT, WITH …). Use the documented views listed in docs/INDEX.md.\n", "\(write.error)")
+        let unknown = cli.run(["note", "Nowhere at all", "--vault", vault.path, "--json"])
+        #expect((unknown.json["error"] as? [String: Any]).map { $0.keys.contains("fix") && $0["fix"] is NSNull } == true, "a key without a separate fix is null")
         let read = cli.run(["sql", "SELECT tag, count(*) AS n FROM tags WHERE tag_lower = 'meetings' GROUP BY tag_lower", "--vault", vault.path])
         #expect(read.status == 0)
         #expect(read.output.contains("(1 row)"))

@@ -284,7 +284,10 @@ import RhizomeTestSupport
         // Writing SQL is refused (whatever the code says, it is an error and nothing changed).
         for index in [9, 10] {
             #expect(answers[ids[index]]!.body["error"]["code"].string?.isEmpty == false)
+            // How to fix it, apart from the message, for the agent to act on.
+            #expect(answers[ids[index]]!.body["error"]["fix"].string?.contains("documented views") == true, "\(answers[ids[index]]!.body)")
         }
+        #expect(answers[ids[0]]!.body["error"]["fix"].isNull, "an error without a separate fix has `fix: null`")
         let unknown = try session.message(unknownMethod)
         #expect(unknown["error"]["code"].int != nil, "\(unknown)")
 

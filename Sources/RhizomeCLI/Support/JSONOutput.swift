@@ -1,4 +1,5 @@
 import Foundation
+import RhizomeCore
 
 /// The versioned `--json` envelope: `{"command", "data" | "error", "vault", "version"}` with sorted keys.
 /// Bump `version` only for incompatible changes; fields are only ever added.
@@ -22,6 +23,10 @@ enum JSONOutput {
         struct Detail: Encodable {
             var code: String
             var message: String
+            /// How to fix it, when the error says so apart from its message.
+            @NullEncoded var fix: String?
+
+            enum CodingKeys: String, CodingKey { case code, message, fix }
         }
         var version = JSONOutput.version
         var command: String

@@ -9,8 +9,42 @@ public protocol RhizomeError: Error, CustomStringConvertible, Sendable {
     /// What the command line shows after `error: `: the description, or more where a type has more to
     /// show (a query's line with a caret under the problem).
     var diagnostic: String { get }
+    /// How to fix it, when that can be said apart from the message (the description says it too); the
+    /// JSON error's `fix` (CLI and MCP), for agents that act on it.
+    var fix: String? { get }
 }
 
 extension RhizomeError {
     public var diagnostic: String { description }
+    public var fix: String? { nil }
+
+    /// This error with what Rhizome was doing when it happened: `error.inContext("indexing `a.md`")` reads
+    /// "while indexing `a.md`: …". The code, the exit status and the fix stay the underlying error's.
+    public func inContext(_ context: String) -> ErrorInContext {
+        ErrorInContext(context: context, underlying: self)
+    }
+}
+
+/// An error from a lower layer, with what it interrupted: a SQLite failure says which note was being
+/// indexed, a failed re-index that the change it followed is done.
+public struct ErrorInContext: RhizomeError {
+    /// What was being done, as it follows "while" ("indexing `Notes/a.md`").
+    public let context: String
+    public let underlying: any RhizomeError
+
+    public init(context: String, underlying: any RhizomeError) {
+        self.context = context
+        self.underlying = underlying
+    }
+
+    public var code: String { underlying.code }
+    public var isUserMistake: Bool { underlying.isUserMistake }
+    public var description: String { "while \(context): \(underlying.description)" }
+    public var diagnostic: String { "while \(context): \(underlying.diagnostic)" }
+    public var fix: String? { underlying.fix }
+
+    /// The innermost error, under every context.
+    public var root: any RhizomeError {
+        (underlying as? ErrorInContext)?.root ?? underlying
+    }
 }
