@@ -14,6 +14,9 @@ import Darwin
 public final class IndexStore {
     public let databasePath: String
     let connection: SQLiteConnection
+    /// Dataview's link resolution over every file, with the state of the index it was built from
+    /// (`cachedLinkTable`): reused by this connection's queries until the index changes.
+    let dataviewLinkTable = Locked<(stamp: String, table: DataviewLinkTable)?>(nil)
 
     /// Opens (creating if needed) the index for writing. Refuses, before writing anything, a path that is not
     /// an SQLite file, another application's database, and an index it cannot write (`writeProblem`).

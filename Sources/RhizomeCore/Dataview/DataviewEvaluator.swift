@@ -13,6 +13,8 @@ public struct DataviewEvaluator: Sendable {
     public var linkedPage: @Sendable (DataviewLink) -> DataviewObject?
     /// What `date(now)` and `date(today)` mean while this query runs.
     public var now: DataviewDate
+    /// The regular expressions this query's functions compiled (`regexmatch`, `split`, `containsword`…).
+    let regexes = RegexCache()
 
     public init(
         thisPage: DataviewValue = .null,

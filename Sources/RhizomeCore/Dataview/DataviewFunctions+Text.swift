@@ -34,7 +34,7 @@ extension DataviewFunctions {
             }
             // As Dataview: anchored at both ends unless the pattern already starts with `^` or ends with `$`.
             let anchored = pattern.hasPrefix("^") || pattern.hasSuffix("$") ? pattern : "^" + pattern + "$"
-            return .boolean(try RegexCache.shared.regex(anchored).firstMatch(
+            return .boolean(try context.evaluator.regexes.regex(anchored).firstMatch(
                 in: text, range: NSRange(text.startIndex..., in: text)) != nil)
         },
         "regextest": binary { pattern, text, context throws(DataviewError) in
@@ -42,12 +42,12 @@ extension DataviewFunctions {
                 if pattern.isNull || text.isNull { return .boolean(false) }
                 throw context.failure([pattern, text])
             }
-            return .boolean(try RegexCache.shared.regex(pattern).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil)
+            return .boolean(try context.evaluator.regexes.regex(pattern).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil)
         },
         "regexreplace": { arguments, context throws(DataviewError) in
             guard arguments.count == 3, case .string(let text) = arguments[0], case .string(let pattern) = arguments[1],
                   case .string(let replacement) = arguments[2] else { return try nullIfAnyNull(arguments, count: 3, context) }
-            let regex = try RegexCache.shared.regex(pattern)
+            let regex = try context.evaluator.regexes.regex(pattern)
             return .string(regex.stringByReplacingMatches(
                 in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replacement))
         },
@@ -60,7 +60,7 @@ extension DataviewFunctions {
                 guard case .number(let number) = arguments[2] else { return try nullIfAnyNull(arguments, count: 3, context) }
                 limit = Int(uint32(number))
             }
-            let regex = try RegexCache.shared.regex(pattern)
+            let regex = try context.evaluator.regexes.regex(pattern)
             var parts: [DataviewValue] = []
             var start = text.startIndex
             for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {

@@ -117,7 +117,7 @@ public enum DataviewFunctions {
                 if text.isNull || word.isNull { return .null }
                 throw context.failure([text, word])
             }
-            let regex = try RegexCache.shared.regex(
+            let regex = try context.evaluator.regexes.regex(
                 "\\b" + NSRegularExpression.escapedPattern(for: needle) + "\\b", options: [.caseInsensitive])
             return .boolean(regex.firstMatch(in: haystack, range: NSRange(haystack.startIndex..., in: haystack)) != nil)
         },
@@ -663,9 +663,9 @@ public func stableOrder(count: Int, by compare: (Int, Int) -> Int) -> [Int] {
     }
 }
 
-/// Compiled regular expressions by pattern: a query runs the same pattern once per row.
+/// Compiled regular expressions by pattern: a query runs the same pattern once per row. Each
+/// `DataviewEvaluator` owns one (so a query's patterns live as long as the query).
 final class RegexCache: @unchecked Sendable {  // NSRegularExpression (immutable, thread-safe) is not marked Sendable on every platform
-    static let shared = RegexCache()
     private let compiled = Locked<[String: NSRegularExpression]>([:])
 
     func regex(_ pattern: String, options: NSRegularExpression.Options = []) throws(DataviewError) -> NSRegularExpression {

@@ -94,9 +94,11 @@ extension IndexStore {
     func cachedLinkTable() -> DataviewLinkTable {
         let stamp = (try? connection.prepare("SELECT (SELECT count(*) FROM file), (SELECT max(id) FROM file), (SELECT data_version FROM pragma_data_version)")
             .rows { "\(databasePath)/\($0.int(0))/\($0.int(1))/\($0.int(2))/\(sqlite3_total_changes64(connection.handle))" }.first) ?? nil
-        return DataviewResolverCache.shared.table(for: ObjectIdentifier(connection), stamp: stamp) {
-            DataviewLinkTable(resolver: (try? resolver(forFilesIn: "SELECT id, path FROM file")) ?? LinkResolver(files: []))
-        }
+        if let stamp, let cached = dataviewLinkTable.withLock({ $0 }), cached.stamp == stamp { return cached.table }
+        // Built outside the lock: it takes a while.
+        let table = DataviewLinkTable(resolver: (try? resolver(forFilesIn: "SELECT id, path FROM file")) ?? LinkResolver(files: []))
+        if let stamp { dataviewLinkTable.withLock { $0 = (stamp, table) } }
+        return table
     }
 
     /// The `dataview` collation: text ordered as Dataview orders strings, for sorts pushed into SQL.
@@ -136,21 +138,6 @@ final class DataviewLinkTable: Sendable {
 }
 
 /// The last link table built per connection, with the state of the index it was built from.
-final class DataviewResolverCache: Sendable {
-    static let shared = DataviewResolverCache()
-    private let entries = Locked<[ObjectIdentifier: (stamp: String, table: DataviewLinkTable)]>([:])
-
-    func table(for connection: ObjectIdentifier, stamp: String?, build: () -> DataviewLinkTable) -> DataviewLinkTable {
-        if let stamp, let entry = entries.withLock({ $0[connection] }), entry.stamp == stamp { return entry.table }
-        let table = build()  // outside the lock: building takes a while, and other connections need not wait
-        entries.withLock { entries in
-            if let stamp { entries[connection] = (stamp, table) }
-            if entries.count > 16 { entries = entries.filter { $0.key == connection } }
-        }
-        return table
-    }
-}
-
 /// One execution of the data commands over rows.
 struct DataviewRun {
     struct Row {
