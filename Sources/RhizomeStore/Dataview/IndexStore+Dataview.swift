@@ -137,7 +137,6 @@ final class DataviewLinkTable: Sendable {
     }
 }
 
-/// The last link table built per connection, with the state of the index it was built from.
 /// One execution of the data commands over rows.
 struct DataviewRun {
     struct Row {
