@@ -34,6 +34,8 @@ protocol RhizomeSubcommand: ParsableCommand {
     func execute(in context: CommandContext) throws -> ExitStatus
     /// Whether a terminal gets its output through a pager (`Pager`): the commands that list things.
     static var pagesOutput: Bool { get }
+    /// The command's name in its JSON envelope (`claude status` for the group's `status`).
+    static var name: String { get }
 }
 
 extension RhizomeSubcommand {
@@ -110,11 +112,30 @@ public enum CLI {
                 break
             }
         }
-        guard !leading.isEmpty, index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
-        // A command group (`claude link`): the options go after its subcommand.
-        let end = arguments[index] == ClaudeCommand.configuration.commandName && index + 1 < arguments.count && !arguments[index + 1].hasPrefix("-")
-            ? index + 2 : index + 1
-        return Array(arguments[index..<end]) + leading + arguments[end...]
+        guard index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
+        // A command group (`claude link`): the options go after its subcommand, with any given between the
+        // two (`claude --vault V link`); without a subcommand, the group's help.
+        if arguments[index] == ClaudeCommand.configuration.commandName {
+            var between: [String] = []
+            var next = index + 1
+            while next < arguments.count, arguments[next].hasPrefix("-") {
+                let name = String(arguments[next].split(separator: "=", maxSplits: 1).first ?? "")
+                if valued.contains(arguments[next]), next + 1 < arguments.count {
+                    between += [arguments[next], arguments[next + 1]]
+                    next += 2
+                } else if flags.contains(arguments[next]) || (valued.contains(name) && arguments[next].contains("=")) {
+                    between.append(arguments[next])
+                    next += 1
+                } else {
+                    break  // `--help`, or an option of no command: left for the parser to answer
+                }
+            }
+            guard !leading.isEmpty || !between.isEmpty else { return arguments }
+            guard next < arguments.count, !arguments[next].hasPrefix("-") else { return [arguments[index]] + arguments[next...] }
+            return [arguments[index], arguments[next]] + leading + between + arguments[(next + 1)...]
+        }
+        guard !leading.isEmpty else { return arguments }
+        return [arguments[index]] + leading + arguments[(index + 1)...]
     }
 
     static func execute(_ command: some RhizomeSubcommand, context: CommandContext) -> ExitStatus {

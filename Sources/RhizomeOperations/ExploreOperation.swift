@@ -121,21 +121,25 @@ final class CitedStream: Sendable {
         self.onText = onText
     }
 
+    /// Pieces arrive one at a time (the stream's order); `onText` is called outside the lock, so it may
+    /// block or call back in.
     func feed(_ piece: String) {
-        state.withLock { state in
+        let ready = state.withLock { state in
             let ready = state.rewriter.feed(piece)
             state.text += ready
-            if !ready.isEmpty { onText(ready) }
+            return ready
         }
+        if !ready.isEmpty { onText(ready) }
     }
 
     /// The whole text as passed on, and the numbers cited.
     func finish() -> (text: String, cited: [Int]) {
-        state.withLock { state in
+        let (rest, text, cited) = state.withLock { state in
             let rest = state.rewriter.finish()
             state.text += rest
-            if !rest.isEmpty { onText(rest) }
-            return (state.text, state.rewriter.cited)
+            return (rest, state.text, state.rewriter.cited)
         }
+        if !rest.isEmpty { onText(rest) }
+        return (text, cited)
     }
 }

@@ -129,7 +129,7 @@ extension VaultEditor {
     @discardableResult
     public func apply(_ plan: NoteEditPlan) throws -> VaultOperation {
         let applied = try journal.apply(plan.operation, contents: [plan.newBytes] + (plan.oldBytes.map { [$0] } ?? []))
-        try reindex(applied)
+        try reindex(after: applied)
         return applied
     }
 

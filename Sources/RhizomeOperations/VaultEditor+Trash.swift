@@ -59,7 +59,7 @@ extension VaultEditor {
     @discardableResult
     public func apply(_ plan: TrashPlan) throws -> VaultOperation {
         let applied = try journal.apply(plan.operation, contents: [])
-        try reindex(applied)
+        try reindex(after: applied)
         return applied
     }
 

@@ -47,7 +47,7 @@ extension VaultEditor {
     @discardableResult
     public func apply(_ plan: UndoPlan) throws -> VaultOperation {
         let applied = try journal.apply(plan.operation, contents: [])
-        try reindex(applied)
+        try reindex(after: applied)
         return applied
     }
 }

@@ -145,13 +145,19 @@ public struct VaultEditor {
             throw error
         }
         phases.mark("journal (waiting)")
+        try reindex(after: applied)
+        phases.mark("re-index")
+        return applied
+    }
+
+    /// Re-indexes after a change that is done: a failure says so (the change stands, journaled and
+    /// undoable; only the index is behind).
+    func reindex(after applied: VaultOperation) throws {
         do {
             try reindex(applied)
         } catch let error as any RhizomeError {
             throw error.inContext("updating the index after `\(applied.summary)` (the change itself is done and can be undone; `rhizome index` brings the index up to date)")
         }
-        phases.mark("re-index")
-        return applied
     }
 
     /// Re-indexes after a change: the paths its steps touched, as a watcher reports changes (the

@@ -6,22 +6,22 @@ import RhizomeCore
 /// each link along one of three paths:
 /// 1. **At parse time, against a whole resolver** (`ContentResolution.wholeIndex`, `.filesBeingWritten`):
 ///    the links of the notes a run parses, when it parses many (more than
-///    `IndexOptions.candidateResolutionMaximumFiles`) or writes a first index (whose resolver holds the files
-///    it is about to write: none is in the database yet). Made on the writer's thread while the first
+///    `IndexOptions.candidateResolutionMaximumFiles`) or writes a cold first index (bulk-load mode, whose
+///    resolver holds the files it is about to write: none is in the database yet). Made on the writer's thread while the first
 ///    batches are parsed (`PendingResolver`).
 /// 2. **Against candidates** (`ContentResolution.candidates`): the links of the few notes a small change
 ///    parses (a watcher's, `rhizome mv`'s), against just the files sharing their keys, read from the index
 ///    batch by batch, instead of loading every path in the vault.
 /// 3. **By pending key, afterwards** (`reconcileLinks`): links in notes this run did not parse whose target
 ///    may have changed, because a file with their key was added, removed or renamed (stage 1 marked the key
-///    in `pending_resolve`). A first index skips it: every link was resolved along path 1.
+///    in `pending_resolve`). A cold first index skips it: every link was resolved along path 1.
 /// Paths 1 and 2 resolve as if the files being removed were gone already; path 3 runs after they are.
 extension Indexer {
     /// How stage (2) resolves the links of the notes it parses (paths 1 and 2 above).
     enum ContentResolution {
         /// Every indexed file (path 1).
         case wholeIndex
-        /// The files a first index is about to write (path 1).
+        /// The files a cold first index (bulk-load mode) is about to write (path 1).
         case filesBeingWritten([(path: String, id: Int64)])
         /// The candidate files of each batch's keys, looked up per batch (path 2).
         case candidates

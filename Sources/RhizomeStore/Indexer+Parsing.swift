@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import RhizomeCore
 
-/// Stage "parse and resolve" of an indexing run, the only one with threads: files are read, hashed and
+/// Stage "parse and resolve" of an indexing run, on worker threads: files are read, hashed and
 /// parsed in batches on worker threads, each batch's links then resolved (`PendingResolver`), while the
 /// writer's thread writes the batch before (`Indexer+Content.swift`).
 extension Indexer {

@@ -10,14 +10,16 @@ import RhizomeCore
 ///    states (`IndexStore+Files.swift`), computed without I/O;
 /// 3. **structure**: one transaction gives added files rows and marks the resolve keys that added and
 ///    removed files affect (`writeStructure`, below);
-/// 4. **parse and resolve**, the only stage with threads (`Indexer+Parsing.swift`), and **write**, one
+/// 4. **parse and resolve** on worker threads (`Indexer+Parsing.swift`), and **write** on this one, one
 ///    transaction per batch (`Indexer+Content.swift`, `BatchWriter`); then the files gone are removed;
 /// 5. **reconcile links**: the three resolution paths, and when each applies (`Indexer+Links.swift`);
 /// 6. **vault checks**: duplicate ids and reference fields (`VaultChecks`).
 ///
 /// Killing the process at any point leaves a consistent database: unparsed files keep their old size and
 /// time (or none) and are parsed next time; files gone stay until a run looks at them again; pending keys
-/// stay until re-resolved. SQL lives in `IndexStore` and its extensions.
+/// stay until re-resolved. The bookkeeping SQL lives in `IndexStore+Files` and `IndexStore+PendingLinks`;
+/// the content stage sets two pragmas itself, and `BatchWriter`, `FileDeletion` and `VaultChecks` write
+/// through the store's connection.
 public final class Indexer {
     public let store: IndexStore
     public let vaultRoot: String

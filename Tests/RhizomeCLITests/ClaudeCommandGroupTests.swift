@@ -44,7 +44,15 @@ import RhizomeTestSupport
         #expect(result.data["healthy"] as? Bool == false)
         #expect((result.data["broken"] as? [Any])?.count == 4)
 
+        #expect(result.json["command"] as? String == "claude status", "its envelope is not top-level status's")
+        // Options between the group and its subcommand, too.
+        let between = fixture.cli.run(["claude", "--vault", fixture.vault.path, "--json", "status", "--db", fixture.vault.databasePath])
+        #expect(between.status == 1 && between.data["healthy"] as? Bool == false, "\(between.output)\(between.error)")
+
         let help = fixture.run(["claude", "--help"])
         for name in ["link", "unlink", "status", "init"] { #expect(help.output.contains("  \(name)"), "\(help.output)") }
+        // The group alone, even after a global option, shows its help rather than an unknown-option error.
+        let bare = fixture.cli.run(["--json", "claude"])
+        #expect(bare.status == 0 && bare.output.contains("USAGE: rhizome claude <subcommand>"), "\(bare.output)\(bare.error)")
     }
 }

@@ -201,7 +201,7 @@ import RhizomeTestSupport
         try #require(fixture.link(repository).status == 0)
         try #require(fixture.run(["unlink", "acme", "--yes"]).status == 0)
         let text = try fixture.vault.read("ClaudeCode/README.md")
-        #expect(text.contains("## Projects\n\nNo project is linked yet: run `rhizome link` in a repository.\n"), "\(text)")
+        #expect(text.contains("## Projects\n\nNo project is linked yet: run `rhizome claude link` in a repository.\n"), "\(text)")
         #expect(!text.contains("acme"))
     }
 }

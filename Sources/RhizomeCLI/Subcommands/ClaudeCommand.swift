@@ -19,6 +19,9 @@ struct ClaudeStatusCommand: RhizomeSubcommand {
         abstract: "Check the links to Claude Code: linked projects (agents, skills, broken links) and the ~/.claude links.",
         discussion: "Exit status 1 when a link is broken.")
 
+    /// Apart from top-level `status`, whose JSON has the index too.
+    static var name: String { "claude status" }
+
     @OptionGroup var global: GlobalOptions
 
     func execute(in context: CommandContext) throws -> ExitStatus {

@@ -80,12 +80,12 @@ public enum ClaudeIndexNote {
         }
         let broken = linker.brokenLinks()
         var text = "---\ntype: index\ntitle: Claude Code\nupdated: \(timestamp(now))\ntags:\n  - claude-code\n\(marker)\n---\n"
-        text += "# Claude Code\n\nAgents, skills and plans of Claude Code, linked into the vault by `rhizome link`. "
+        text += "# Claude Code\n\nAgents, skills and plans of Claude Code, linked into the vault by `rhizome claude link`. "
         text += "This note is rewritten by Rhizome: edit the files it links to, not this list.\n\n"
         text += "## Projects\n\n"
         let projects = layout.linkedProjects
         if projects.isEmpty {
-            text += "No project is linked yet: run `rhizome link` in a repository.\n\n"
+            text += "No project is linked yet: run `rhizome claude link` in a repository.\n\n"
         } else {
             text += "| Project | Agents | Skills | Status |\n|---|---|---|---|\n"
             for project in projects {

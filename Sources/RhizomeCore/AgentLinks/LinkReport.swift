@@ -126,7 +126,7 @@ public enum AgentLinkError: RhizomeError, Equatable {
         case .invalidProjectName(let name):
             return "`\(name)` cannot be a project name (it must be non-empty, not start with `.`, not be `global`, and hold none of / \\ # | [ ] ^ : * ? \" < >, which break folders or wikilinks). Use --name."
         case .notAFolder(let path):
-            return "there is no folder at \(path). Give the project's folder: `rhizome link PATH`."
+            return "there is no folder at \(path). Give the project's folder: `rhizome claude link PATH`."
         case .notInGitRepository(let path):
             return "\(path) is not inside a git repository, so it has no name to use: give one with --name NAME."
         case .cannotCreate(let path, let reason):
@@ -134,7 +134,7 @@ public enum AgentLinkError: RhizomeError, Equatable {
         case .cannotRemove(let path, let reason):
             return "could not remove the link \(path): \(reason). Nothing else was changed."
         case .notAProject(let path):
-            return "\(path)/.claude is Claude Code's own folder (~/.claude) or lies inside the vault: it is not a project to link. Run `rhizome link` in a repository."
+            return "\(path)/.claude is Claude Code's own folder (~/.claude) or lies inside the vault: it is not a project to link. Run `rhizome claude link` in a repository."
         case .layoutIsSymlink(let path, let target):
             return "\(path) is a symlink (to \(target)), not a folder Rhizome made; nothing was linked there. Move it away to let Rhizome manage the layout."
         case .nameTaken(let name, let other):
