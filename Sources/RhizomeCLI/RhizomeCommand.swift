@@ -95,47 +95,41 @@ public enum CLI {
     /// `rhizome --vault V stats` → `rhizome stats --vault V` (and `claude link --vault V`): global options may
     /// come before the subcommand.
     static func placingGlobalOptionsAfterSubcommand(_ arguments: [String]) -> [String] {
-        let valued: Set<String> = ["--vault", "--db"]
-        let flags: Set<String> = ["--json", "--no-refresh", "--no-pager"]
-        var leading: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
-            if valued.contains(argument), index + 1 < arguments.count {
-                leading += [argument, arguments[index + 1]]
-                index += 2
-            } else if flags.contains(argument) || (valued.contains(name) && argument.contains("=")) {
-                leading.append(argument)
-                index += 1
-            } else {
-                break
-            }
-        }
+        let (leading, index) = globalOptions(in: arguments, from: 0)
         guard index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
         // A command group (`claude link`): the options go after its subcommand, with any given between the
         // two (`claude --vault V link`); without a subcommand, the group's help.
         if arguments[index] == ClaudeCommand.configuration.commandName {
-            var between: [String] = []
-            var next = index + 1
-            while next < arguments.count, arguments[next].hasPrefix("-") {
-                let name = String(arguments[next].split(separator: "=", maxSplits: 1).first ?? "")
-                if valued.contains(arguments[next]), next + 1 < arguments.count {
-                    between += [arguments[next], arguments[next + 1]]
-                    next += 2
-                } else if flags.contains(arguments[next]) || (valued.contains(name) && arguments[next].contains("=")) {
-                    between.append(arguments[next])
-                    next += 1
-                } else {
-                    break  // `--help`, or an option of no command: left for the parser to answer
-                }
-            }
+            // Stops at `--help`, or an option of no command: left for the parser to answer.
+            let (between, next) = globalOptions(in: arguments, from: index + 1)
             guard !leading.isEmpty || !between.isEmpty else { return arguments }
             guard next < arguments.count, !arguments[next].hasPrefix("-") else { return [arguments[index]] + arguments[next...] }
             return [arguments[index], arguments[next]] + leading + between + arguments[(next + 1)...]
         }
         guard !leading.isEmpty else { return arguments }
         return [arguments[index]] + leading + arguments[(index + 1)...]
+    }
+
+    /// The global options (`--vault V`, `--db=D`, `--json`…) at `start` and after it, and where they end.
+    private static func globalOptions(in arguments: [String], from start: Int) -> (options: [String], end: Int) {
+        let valued: Set<String> = ["--vault", "--db"]
+        let flags: Set<String> = ["--json", "--no-refresh", "--no-pager"]
+        var options: [String] = []
+        var index = start
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
+            if valued.contains(argument), index + 1 < arguments.count {
+                options += [argument, arguments[index + 1]]
+                index += 2
+            } else if flags.contains(argument) || (valued.contains(name) && argument.contains("=")) {
+                options.append(argument)
+                index += 1
+            } else {
+                break
+            }
+        }
+        return (options, index)
     }
 
     static func execute(_ command: some RhizomeSubcommand, context: CommandContext) -> ExitStatus {
