@@ -138,9 +138,8 @@ public enum CLI {
         do {
             return try command.execute(in: context)
         } catch {
-            let (code, message, status) = describe(error)
+            let (code, message, fix, status) = describe(error)
             if command.global.json {
-                let fix = (error as? any RhizomeError)?.fix
                 context.print(JSONOutput.encode(JSONOutput.ErrorEnvelope(command: type(of: command).name, error: .init(code: code, message: message, fix: fix))))
             }
             context.printError("error: " + message)
@@ -148,10 +147,10 @@ public enum CLI {
         }
     }
 
-    /// Every error Rhizome throws says its code, its message and whose it is (`RhizomeError`); anything
-    /// else is a failure nobody foresaw.
-    private static func describe(_ error: Error) -> (code: String, message: String, status: ExitStatus) {
-        guard let error = error as? any RhizomeError else { return ("internal-error", "\(error)", .internalFailure) }
-        return (error.code, error.diagnostic, error.isUserMistake ? .usage : .internalFailure)
+    /// Every error Rhizome throws says its code, its message, how to fix it and whose it is
+    /// (`RhizomeError`); anything else is a failure nobody foresaw.
+    private static func describe(_ error: Error) -> (code: String, message: String, fix: String?, status: ExitStatus) {
+        guard let error = error as? any RhizomeError else { return ("internal-error", "\(error)", nil, .internalFailure) }
+        return (error.code, error.diagnostic, error.fix, error.isUserMistake ? .usage : .internalFailure)
     }
 }

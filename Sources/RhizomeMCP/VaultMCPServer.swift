@@ -188,10 +188,8 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
             let freshness = self.freshness()
             result = CallTool.Result(content: [.text(text: Self.encode(ToolResponse(tool: name, output: output, freshness: freshness)), annotations: nil, _meta: nil)])
         } catch {
-            let (code, message) = describe(error)
             let freshness = self.freshness()
-            let fix = code == "index-not-ready" ? nil : (error as? any RhizomeError)?.fix
-            let body = ToolFailure(tool: name, error: .init(code: code, message: message, fix: fix), freshness: freshness)
+            let body = ToolFailure(tool: name, error: describe(error), freshness: freshness)
             result = CallTool.Result(content: [.text(text: Self.encode(body), annotations: nil, _meta: nil)], isError: true)
         }
         await inFlight.end()
@@ -271,25 +269,26 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
         }
     }
 
-    private func describe(_ error: Error) -> (String, String) {
+    /// The code, message and fix a failed call answers with.
+    private func describe(_ error: Error) -> ToolFailure.Detail {
         switch error {
-        case let error as ToolError: return (error.code, error.message)
+        case let error as ToolError: return .init(code: error.code, message: error.message)
         case let error as StoreError:
             switch error {
             case .notIndexed, .olderSchema:
                 let (watcher, externalWatcher) = state.withLock { (self.watcher, self.externalWatcher) }
                 let phase = watcher?.status.snapshot.phase
                 if case .indexing(let done, let total)? = phase, total > 0 {
-                    return ("index-not-ready", "the first index of this vault is still being built (\(done) of \(total) files); ask again in a few seconds")
+                    return .init(code: "index-not-ready", message: "the first index of this vault is still being built (\(done) of \(total) files); ask again in a few seconds")
                 }
                 if externalWatcher == nil && watcher == nil {
-                    return (error.code, error.description)
+                    return .init(code: error.code, message: error.description, fix: error.fix)
                 }
-                return ("index-not-ready", "the first index of this vault is still being built; ask again in a few seconds")
-            default: return (error.code, error.description)
+                return .init(code: "index-not-ready", message: "the first index of this vault is still being built; ask again in a few seconds")
+            default: return .init(code: error.code, message: error.description, fix: error.fix)
             }
-        case let error as any RhizomeError: return (error.code, error.description)
-        default: return ("internal-error", "\(error)")
+        case let error as any RhizomeError: return .init(code: error.code, message: error.description, fix: error.fix)
+        default: return .init(code: "internal-error", message: "\(error)")
         }
     }
 
@@ -391,6 +390,12 @@ struct ToolFailure: Encodable {
         var message: String
         /// How to fix it, when the error says so apart from its message (null otherwise).
         @NullEncoded var fix: String?
+
+        init(code: String, message: String, fix: String? = nil) {
+            self.code = code
+            self.message = message
+            self.fix = fix
+        }
 
         enum CodingKeys: String, CodingKey { case code, message, fix }
     }
