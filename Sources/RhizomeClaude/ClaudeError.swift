@@ -47,16 +47,8 @@ extension ClaudeError: CustomStringConvertible {
         }
     }
 
-    public var description: String {
-        let (problem, separator, fix) = parts
-        return fix.map { problem + separator + $0 } ?? problem
-    }
-
-    /// How to fix it: the second part of the message.
-    public var fix: String? { parts.fix }
-
     /// The message as what went wrong, then how to fix it, and what joins them.
-    private var parts: (problem: String, separator: String, fix: String?) {
+    public var message: ErrorMessage {
         switch self {
         case .missingAPIKey:
             #if os(macOS)
@@ -64,7 +56,7 @@ extension ClaudeError: CustomStringConvertible {
             #else
             let keychain = ""
             #endif
-            return ("no Anthropic API key", ": ", "set ANTHROPIC_API_KEY (https://console.anthropic.com/settings/keys)\(keychain), "
+            return ErrorMessage("no Anthropic API key", ": ", "set ANTHROPIC_API_KEY (https://console.anthropic.com/settings/keys)\(keychain), "
                 + "or use your Claude Code login with --backend claude-cli. "
                 + "Add --dry-run to see the notes and the exact prompt without calling the API.")
         case .refused(let status, let type, let message):
@@ -81,27 +73,27 @@ extension ClaudeError: CustomStringConvertible {
             }
             // An error event inside a 200 stream has no HTTP status of its own to show.
             let what = status == 200 ? "an error event, \(type): \(message)" : "HTTP \(status) \(type): \(message)"
-            return ("the Anthropic API refused the request (\(what))", "; ", fix)
+            return ErrorMessage("the Anthropic API refused the request (\(what))", "; ", fix)
         case .gaveUp(let attempts, let lastProblem):
-            return ("the Anthropic API did not answer after \(attempts) attempt\(attempts == 1 ? "" : "s") (last: \(lastProblem))", "; ", "try again in a minute")
+            return ErrorMessage("the Anthropic API did not answer after \(attempts) attempt\(attempts == 1 ? "" : "s") (last: \(lastProblem))", "; ", "try again in a minute")
         case .timedOut(let what, let seconds):
-            return ("\(what) did not come within \(Self.roundedSeconds(seconds)) s", "; ", "check your connection or try again")
+            return ErrorMessage("\(what) did not come within \(Self.roundedSeconds(seconds)) s", "; ", "check your connection or try again")
         case .interrupted(let problem):
-            return ("the answer broke off part way (\(problem))", "; ", "run the command again")
+            return ErrorMessage("the answer broke off part way (\(problem))", "; ", "run the command again")
         case .malformedResponse(let detail):
-            return ("the Anthropic API sent a response Rhizome cannot read (\(detail))", "; ", "check ANTHROPIC_BASE_URL")
+            return ErrorMessage("the Anthropic API sent a response Rhizome cannot read (\(detail))", "; ", "check ANTHROPIC_BASE_URL")
         case .cannotConnect(let url, let reason):
-            return ("cannot reach \(url) (\(reason))", "; ", "check your connection and ANTHROPIC_BASE_URL")
+            return ErrorMessage("cannot reach \(url) (\(reason))", "; ", "check your connection and ANTHROPIC_BASE_URL")
         case .cancelled:
-            return ("cancelled", "", nil)
+            return ErrorMessage("cancelled", "", nil)
         case .cliUnavailable(let reason):
-            return (reason, ". ", "Install Claude Code (https://docs.anthropic.com/en/docs/claude-code) and log in, or set ANTHROPIC_API_KEY and drop --backend claude-cli")
+            return ErrorMessage(reason, ". ", "Install Claude Code (https://docs.anthropic.com/en/docs/claude-code) and log in, or set ANTHROPIC_API_KEY and drop --backend claude-cli")
         case .invalidRequest(let message):
-            return (message, "", nil)
+            return ErrorMessage(message, "", nil)
         case .cliFailed(let message):
-            return (message, "; ", "run `claude -p hello` to check that Claude Code works and is logged in")
+            return ErrorMessage(message, "; ", "run `claude -p hello` to check that Claude Code works and is logged in")
         case .overBudget(let spent, let budget, let estimate):
-            return (String(format: "this call (up to $%.4f) would take this month's spending ($%.4f so far) over the budget of $%.2f "
+            return ErrorMessage(String(format: "this call (up to $%.4f) would take this month's spending ($%.4f so far) over the budget of $%.2f "
                 + "(`claude: budget:` in .rhizome/config.yaml)", estimate, spent, budget), "; ", "raise the budget, or wait for next month")
         }
     }
@@ -138,7 +130,7 @@ extension ClaudeError {
     }
 }
 
-extension ClaudeError: RhizomeError {
+extension ClaudeError: ExplainedError {
     /// A missing key, a spent budget, a missing `claude` and a request the API refuses as malformed (a
     /// wrong model, a bad setting) are the user's to fix; the rest is the call failing.
     public var isUserMistake: Bool {

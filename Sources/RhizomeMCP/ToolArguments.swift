@@ -1,4 +1,5 @@
 import MCP
+import RhizomeCore
 
 /// A tool call's arguments, checked against the tool's input schema before the tool runs
 /// (`validated(_:for:)`), then read with typed accessors.
@@ -152,15 +153,20 @@ enum ToolError: Error, Sendable {
         }
     }
 
-    var message: String {
+    var message: String { explained.text }
+    /// How to fix it, when that can be said apart (the failed call's `fix`).
+    var fix: String? { explained.fix }
+
+    private var explained: ErrorMessage {
         switch self {
-        case .invalidArgument(let text): return text
+        case .invalidArgument(let text): return ErrorMessage(text)
         case .noteNotFound(let argument, let suggestions):
-            return "no note matches `\(argument)` (resolved as a wikilink would be)"
-                + (suggestions.isEmpty ? "; use the `search` tool to find it" : "; did you mean: " + suggestions.joined(separator: ", "))
-        case .unknownTool(let name): return "there is no tool `\(name)`; `tools/list` lists them"
-        case .notReady(let text): return text
-        case .failed(_, let message): return message
+            return ErrorMessage(
+                "no note matches `\(argument)` (resolved as a wikilink would be)", "; ",
+                suggestions.isEmpty ? "use the `search` tool to find it" : "did you mean: " + suggestions.joined(separator: ", "))
+        case .unknownTool(let name): return ErrorMessage("there is no tool `\(name)`", "; ", "`tools/list` lists them")
+        case .notReady(let text): return ErrorMessage(text)
+        case .failed(_, let message): return ErrorMessage(message)
         }
     }
 }

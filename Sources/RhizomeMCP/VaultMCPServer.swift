@@ -272,7 +272,7 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
     /// The code, message and fix a failed call answers with.
     private func describe(_ error: Error) -> ToolFailure.Detail {
         switch error {
-        case let error as ToolError: return .init(code: error.code, message: error.message)
+        case let error as ToolError: return .init(code: error.code, message: error.message, fix: error.fix)
         case let error as StoreError:
             switch error {
             case .notIndexed, .olderSchema:

@@ -2,7 +2,7 @@ import RhizomeCore
 
 /// Why a change to the vault was refused or failed. Every case leaves the vault as it was (a failure in
 /// the middle of a journaled change is completed or rolled back: `OperationJournal`).
-public enum EditError: RhizomeError, Equatable {
+public enum EditError: ExplainedError, Equatable {
     /// No file or folder at the vault path (or no note that the argument resolves to).
     case sourceNotFound(argument: String, suggestions: [String])
     /// Something is already at the destination: Rhizome never overwrites.
@@ -75,54 +75,56 @@ public enum EditError: RhizomeError, Equatable {
         }
     }
 
-    public var description: String {
+    /// What went wrong, then how to fix it where that can be said apart (`RhizomeError.fix`).
+    public var message: ErrorMessage {
         switch self {
         case .sourceNotFound(let argument, let suggestions):
-            var text = "nothing in the vault matches `\(argument)` (a note name resolved like a wikilink, or a vault-relative path of a file or folder)"
-            if !suggestions.isEmpty { text += ". Did you mean: " + suggestions.joined(separator: ", ") + "?" }
-            return text
+            let problem = "nothing in the vault matches `\(argument)` (a note name resolved like a wikilink, or a vault-relative path of a file or folder)"
+            return suggestions.isEmpty ? ErrorMessage(problem) : ErrorMessage(problem, ". ", "Did you mean: " + suggestions.joined(separator: ", ") + "?")
         case .destinationExists(let path):
-            return "\(path) already exists, and Rhizome never overwrites a file. Nothing was changed: choose another name, or move that file away first."
+            return ErrorMessage("\(path) already exists, and Rhizome never overwrites a file. Nothing was changed", ": ", "choose another name, or move that file away first.")
         case .outsideVault(let path):
-            return "\(path) is outside the vault. Nothing was changed: give a path inside the vault, relative to its root (no `..`)."
+            return ErrorMessage("\(path) is outside the vault. Nothing was changed", ": ", "give a path inside the vault, relative to its root (no `..`).")
         case .protectedPath(let path, let reason):
-            return "\(path): \(reason). Nothing was changed."
+            return ErrorMessage("\(path): \(reason). Nothing was changed.")
         case .intoItself(let source, let destination):
-            return "the folder \(source) cannot be moved into itself (\(destination)). Nothing was changed."
+            return ErrorMessage("the folder \(source) cannot be moved into itself (\(destination)). Nothing was changed.")
         case .invalidName(let path, let reason):
-            return "\(path) is not a name Rhizome will give a file: \(reason). Nothing was changed."
+            return ErrorMessage("\(path) is not a name Rhizome will give a file: \(reason). Nothing was changed.")
         case .refused(let path, let reason):
-            return "\(path) was left as it was: \(reason). Nothing was changed."
+            return ErrorMessage("\(path) was left as it was: \(reason). Nothing was changed.")
         case .linksCannotBeKept(let problems):
             let listed = problems.prefix(10).map { "  " + $0.description }.joined(separator: "\n")
             let more = problems.count > 10 ? "\n  … and \(problems.count - 10) more" : ""
-            return "the move would break links that Rhizome cannot rewrite safely, so nothing was changed:\n\(listed)\(more)"
+            return ErrorMessage("the move would break links that Rhizome cannot rewrite safely, so nothing was changed:\n\(listed)\(more)")
         case .changedSincePlanned(let path):
-            return "\(path) changed on disk while the change was being made, so it was stopped and nothing was left half done. Run the command again."
+            return ErrorMessage("\(path) changed on disk while the change was being made, so it was stopped and nothing was left half done", ". ", "Run the command again.")
         case .trashNotLocal(let option):
-            return "this vault's Obsidian settings delete files \(option == "none" ? "for good" : "to the system trash") (`trashOption: \(option)` in .obsidian/app.json), and Rhizome only moves files to the vault's .trash/ folder. Nothing was changed: pass --local-trash to use .trash/ anyway, or set \"Deleted files\" to \"Move to Obsidian trash\" in Obsidian's settings."
+            return ErrorMessage(
+                "this vault's Obsidian settings delete files \(option == "none" ? "for good" : "to the system trash") (`trashOption: \(option)` in .obsidian/app.json), and Rhizome only moves files to the vault's .trash/ folder. Nothing was changed",
+                ": ", "pass --local-trash to use .trash/ anyway, or set \"Deleted files\" to \"Move to Obsidian trash\" in Obsidian's settings.")
         case .nothingToUndo:
-            return "there is nothing to undo: no change made by Rhizome is recorded for this vault's index (see `rhizome history`)."
+            return ErrorMessage("there is nothing to undo: no change made by Rhizome is recorded for this vault's index (see `rhizome history`).")
         case .undoBlocked(let operation, let path, let reason):
-            return "cannot undo \(operation): \(path) \(reason) since. Nothing was changed; undo that change by hand, or leave it."
+            return ErrorMessage("cannot undo \(operation): \(path) \(reason) since. Nothing was changed", "; ", "undo that change by hand, or leave it.")
         case .busy(let lockPath):
-            return "another Rhizome process is changing this vault (it holds \(lockPath)). Nothing was changed: wait for it to finish and run the command again."
+            return ErrorMessage("another Rhizome process is changing this vault (it holds \(lockPath)). Nothing was changed", ": ", "wait for it to finish and run the command again.")
         case .io(let path, let operation, let reason):
-            return "could not \(operation) \(path): \(reason). Check that the folder exists and is writable and that the disk has space."
+            return ErrorMessage("could not \(operation) \(path): \(reason)", ". ", "Check that the folder exists and is writable and that the disk has space.")
         case .hashMismatch(let path, let expected, let actual):
-            return "\(path) changed since it was read (expected hash \(expected), it is now \(actual)). Nothing was changed: read it again and redo the edit."
+            return ErrorMessage("\(path) changed since it was read (expected hash \(expected), it is now \(actual)). Nothing was changed", ": ", "read it again and redo the edit.")
         case .notANote(let path):
-            return "\(path) is not a note (a markdown file); this edit only applies to notes. Nothing was changed."
+            return ErrorMessage("\(path) is not a note (a markdown file); this edit only applies to notes. Nothing was changed.")
         case .headingNotFound(let path, let heading, let headings):
             let known = headings.isEmpty ? "it has no headings" : "its headings: " + headings.prefix(20).map { "`\($0)`" }.joined(separator: ", ")
-            return "\(path) has no heading `\(heading)` (\(known)). Nothing was changed."
+            return ErrorMessage("\(path) has no heading `\(heading)` (\(known)). Nothing was changed.")
         case .invalidResult(let path, let findings):
             let listed = findings.prefix(10).map { "  " + $0.message + ($0.fix.map { " (fix: \($0))" } ?? "") }.joined(separator: "\n")
-            return "the change would make \(path) invalid against its schema, so nothing was changed:\n\(listed)\nGive a valid value, or pass --force to write it anyway."
+            return ErrorMessage("the change would make \(path) invalid against its schema, so nothing was changed:\n\(listed)", "\n", "Give a valid value, or pass --force to write it anyway.")
         case .frontmatterNotEditable(let path, let reason):
-            return "\(path): \(reason)"
+            return ErrorMessage("\(path): \(reason)")
         case .invalidProperty(let key, let reason):
-            return "the property `\(key)` cannot be written: \(reason). Nothing was changed."
+            return ErrorMessage("the property `\(key)` cannot be written: \(reason). Nothing was changed.")
         }
     }
 }

@@ -65,59 +65,51 @@ extension StoreError: CustomStringConvertible {
         }
     }
 
-    public var description: String {
-        let (problem, separator, fix) = parts
-        return fix.map { problem + separator + $0 } ?? problem
-    }
-
-    /// How to fix it: the second part of the message.
-    public var fix: String? { parts.fix }
-
     /// The message as what went wrong, then how to fix it, and what joins them.
-    private var parts: (problem: String, separator: String, fix: String?) {
+    public var message: ErrorMessage {
         switch self {
         case .cannotOpen(let path, let reason):
-            return ("cannot open the index database at \(path): \(reason)", ". ", "Check the folder's permissions, or choose another place with --db PATH.")
+            return ErrorMessage("cannot open the index database at \(path): \(reason)", ". ", "Check the folder's permissions, or choose another place with --db PATH.")
         case .sqlite(let code, let message, let statement):
-            return ("SQLite error \(code) (\(message)) while executing `\(statement)`", "", nil)
+            return ErrorMessage("SQLite error \(code) (\(message)) while executing `\(statement)`", "", nil)
         case .newerSchema(let found, let supported, let path):
-            return ("the index at \(path) was written by a newer Rhizome (schema \(found); this one understands up to \(supported))", ". ",
+            return ErrorMessage("the index at \(path) was written by a newer Rhizome (schema \(found); this one understands up to \(supported))", ". ",
                     "Upgrade Rhizome, or use another index file with --db PATH.")
         case .olderSchema(let found, let supported, let path):
-            return ("the index at \(path) was written by an older Rhizome (schema \(found); this one writes \(supported)) and must be updated before it can be read",
+            return ErrorMessage("the index at \(path) was written by an older Rhizome (schema \(found); this one writes \(supported)) and must be updated before it can be read",
                     ". ", "Run `rhizome index`, or drop --no-refresh.")
         case .notIndexed(let path):
-            return ("the vault has not been indexed yet (no index at \(path))", ". ", "Run `rhizome index` first, or drop --no-refresh.")
+            return ErrorMessage("the vault has not been indexed yet (no index at \(path))", ". ", "Run `rhizome index` first, or drop --no-refresh.")
         case .notReadOnly:
-            return ("`rhizome sql` runs read-only queries only (SELECT, WITH …)", ". ", "Use the documented views listed in docs/INDEX.md.")
+            return ErrorMessage("`rhizome sql` runs read-only queries only (SELECT, WITH …)", ". ", "Use the documented views listed in docs/INDEX.md.")
         case .multipleStatements:
-            return ("`rhizome sql` runs one statement at a time", "; ", "remove everything after the first `;`.")
+            return ErrorMessage("`rhizome sql` runs one statement at a time", "; ", "remove everything after the first `;`.")
         case .emptyQuery:
-            return ("the SQL query is empty", ". ", "Example: rhizome sql \"SELECT path FROM notes LIMIT 5\"")
+            return ErrorMessage("the SQL query is empty", ". ", "Example: rhizome sql \"SELECT path FROM notes LIMIT 5\"")
         case .invalidQuery(let message):
-            return ("the SQL query is not valid: \(message)", ". ",
+            return ErrorMessage("the SQL query is not valid: \(message)", ". ",
                     "The views you can query are listed in docs/INDEX.md (files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings).")
         case .lockUnavailable(let path, let reason):
-            return ("cannot lock the index for writing (\(path): \(reason))", ". ", "Check the folder's permissions, or choose another place with --db PATH.")
+            return ErrorMessage("cannot lock the index for writing (\(path): \(reason))", ". ", "Check the folder's permissions, or choose another place with --db PATH.")
         case .timedOut(let seconds, let scope, let setting):
-            return ("stopped at the time limit of \(seconds.formatted()) s for \(scope)", ". ",
+            return ErrorMessage("stopped at the time limit of \(seconds.formatted()) s for \(scope)", ". ",
                     "Narrow the query (add a LIMIT, or filter on path, tag or key), or raise the limit with `\(setting)`.")
         case .cancelled:
-            return ("the work was cancelled by its caller", "", nil)
+            return ErrorMessage("the work was cancelled by its caller", "", nil)
         case .attachRefused:
-            return ("ATTACH and DETACH are refused: read-only SQL reads the index and no other database file", ". ", "Query the documented views instead.")
+            return ErrorMessage("ATTACH and DETACH are refused: read-only SQL reads the index and no other database file", ". ", "Query the documented views instead.")
         case .notADatabase(let path, let reason):
-            return ("\(path) is not a SQLite database (\(reason)), so it cannot be a Rhizome index", "; ",
+            return ErrorMessage("\(path) is not a SQLite database (\(reason)), so it cannot be a Rhizome index", "; ",
                     "choose another --db (a new file name creates a new index).")
         case .foreignDatabase(let path, let tables):
             let held = tables.isEmpty
                 ? "it is a database of another application"
                 : "it holds tables of another application (\(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : ""))"
-            return ("\(path) is not a Rhizome index: \(held)", "; ", "choose another --db (a new file name creates a new index). Nothing was written to it.")
+            return ErrorMessage("\(path) is not a Rhizome index: \(held)", "; ", "choose another --db (a new file name creates a new index). Nothing was written to it.")
         case .readOnlyIndex(let path, let reason, let fix):
-            return ("the index at \(path) \(reason)", ". ", fix)
+            return ErrorMessage("the index at \(path) \(reason)", ". ", fix)
         }
     }
 }
 
-extension StoreError: RhizomeError {}
+extension StoreError: ExplainedError {}

@@ -126,6 +126,7 @@ import RhizomeTestSupport
             let answer = try session.call(tool, ["note": .string(long)])
             #expect(answer.isError)
             #expect(answer.body["error"]["code"] == "note-not-found", "\(tool): \(String(describing: answer.body).prefix(300))")
+            #expect(answer.body["error"]["fix"] == "use the `search` tool to find it", "\(tool): \(String(describing: answer.body).prefix(300))")
         }
         #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
     }

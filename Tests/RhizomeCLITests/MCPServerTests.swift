@@ -287,7 +287,9 @@ import RhizomeTestSupport
             // How to fix it, apart from the message, for the agent to act on.
             #expect(answers[ids[index]]!.body["error"]["fix"].string?.contains("documented views") == true, "\(answers[ids[index]]!.body)")
         }
-        #expect(answers[ids[0]]!.body["error"]["fix"].isNull, "an error without a separate fix has `fix: null`")
+        #expect(answers[ids[0]]!.body["error"]["fix"] == "did you mean: Projects/Rhizome/Design/Storage schema.md", "\(answers[ids[0]]!.body)")
+        #expect(answers[ids[3]]!.body["error"]["fix"] == "`tools/list` lists them", "\(answers[ids[3]]!.body)")
+        #expect(answers[ids[4]]!.body["error"]["fix"].isNull, "an error without a separate fix has `fix: null`")
         let unknown = try session.message(unknownMethod)
         #expect(unknown["error"]["code"].int != nil, "\(unknown)")
 

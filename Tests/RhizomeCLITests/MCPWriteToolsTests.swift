@@ -87,6 +87,11 @@ import RhizomeTestSupport
             let escape = try session.call("move_note", ["source": "Plan", "destination": .string(destination)])
             #expect(escape.isError, "\(destination): \(escape.body)")
         }
+        // A refusal carries its fix apart, for the agent to act on.
+        let taken = try session.call("move_note", ["source": "Home", "destination": "Archive/Plan.md"])
+        #expect(taken.isError)
+        #expect(taken.body["error"]["code"] == "destination-exists", "\(taken.body)")
+        #expect(taken.body["error"]["fix"] == "choose another name, or move that file away first.", "\(taken.body)")
 
         // Create, then trash it; undo brings it back.
         let created = try session.call("create_note", ["path": "Inbox/Idea", "properties": ["tags": ["idea"]], "body": "# Idea\n"])

@@ -25,6 +25,38 @@ extension RhizomeError {
     }
 }
 
+/// An error message in its two parts: what went wrong, then how to fix it, and what joins them
+/// ("the vault has not been indexed yet" + ". " + "Run `rhizome index` first."). The whole text is the
+/// error's description; the fix alone is its `fix`, for agents that act on it.
+public struct ErrorMessage: Sendable, Equatable {
+    public var problem: String
+    public var separator: String
+    public var fix: String?
+
+    public init(_ problem: String, _ separator: String, _ fix: String?) {
+        self.problem = problem
+        self.separator = separator
+        self.fix = fix
+    }
+
+    /// A message with no fix to give apart.
+    public init(_ problem: String) {
+        self.init(problem, "", nil)
+    }
+
+    public var text: String { fix.map { problem + separator + $0 } ?? problem }
+}
+
+/// An error whose messages are built as `ErrorMessage`s: its description and fix come from there.
+public protocol ExplainedError: RhizomeError {
+    var message: ErrorMessage { get }
+}
+
+extension ExplainedError {
+    public var description: String { message.text }
+    public var fix: String? { message.fix }
+}
+
 /// An error from a lower layer, with what it interrupted: a SQLite failure says which note was being
 /// indexed, a failed re-index that the change it followed is done.
 public struct ErrorInContext: RhizomeError {
