@@ -205,20 +205,12 @@ public struct VaultEditor {
 
 /// Runs `body` on a thread of its own (not the concurrency pool's, nor a global queue's); `wait()`
 /// returns what it returned or throws what it threw.
-private final class ThreadResult<Value: Sendable>: Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let result = Locked<Result<Value, any Error>?>(nil)
+private struct ThreadResult<Value: Sendable>: Sendable {
+    private let pending = PendingResult<Value>()
 
     init(_ body: @escaping @Sendable () throws -> Value) {
-        Thread.detachNewThread { [self] in
-            let outcome = Result { try body() }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
+        Thread.detachNewThread { [pending] in pending.fulfill(Result { try body() }) }
     }
 
-    func wait() throws -> Value {
-        done.wait()
-        return try result.withLock { $0! }.get()
-    }
+    func wait() throws -> Value { try pending.wait() }
 }

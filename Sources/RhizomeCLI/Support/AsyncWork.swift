@@ -5,7 +5,7 @@ import RhizomeCore
 /// request stops cleanly); without, signals keep their usual effect.
 enum AsyncWork {
     static func wait<T: Sendable>(cancelledByInterrupt: Bool = true, _ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = ResultBox<T>()
+        let pending = PendingResult<T>()
         // The work runs on a thread of its own: the caller blocks its thread until the work is done, and
         // in-process callers (tests, an embedding app) may be on the concurrency pool, which has one thread
         // per core and would deadlock if every one of them waited here for work queued behind them.
@@ -14,17 +14,10 @@ enum AsyncWork {
         let task = Task(executorPreference: executor) {
             let outcome: Result<T, Error>
             do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
-            box.result.withLock { $0 = outcome }
-            box.done.signal()
+            pending.fulfill(outcome)
         }
         let signals = cancelledByInterrupt ? StopSignals({ task.cancel() }) : nil
         defer { signals?.cancel() }
-        box.done.wait()
-        return try box.result.withLock { $0! }.get()
-    }
-
-    private final class ResultBox<T: Sendable>: Sendable {
-        let done = DispatchSemaphore(value: 0)
-        let result = Locked<Result<T, Error>?>(nil)
+        return try pending.wait()
     }
 }
