@@ -153,9 +153,12 @@ extension Indexer {
                 path: file.path, fix: "if this is a note, remove the binary content or re-save it as UTF-8 text")
             return .parsed(emptyNote(finding), targets: [], hash: hash, forms: StoredForms())
         }
+        // A note whose full text went in ahead of a change for exactly these bytes keeps it
+        // (`IndexStore.writeFullTextAhead`): its body text is not needed.
+        let fullTextWrittenAhead = job.previousHash == IndexStore.fullTextAheadMarker(forContentHash: hash)
         var note = file.kind == .canvas
             ? CanvasParser.parse(bytes, path: file.path)
-            : NoteParser.parse(bytes, path: file.path, includeBodyText: options.fullText)
+            : NoteParser.parse(bytes, path: file.path, includeBodyText: options.fullText && !fullTextWrittenAhead)
         if let checker, file.kind == .note {
             let check = checker.check(note.frontmatter, path: file.path)
             note.findings += check.findings
