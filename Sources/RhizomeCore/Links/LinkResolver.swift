@@ -148,18 +148,74 @@ private struct FileTable: Sendable {
     }
 
     mutating func insert(path: String) {
-        let pathKey = UnicodeNormalization.matchKey(path)
+        let keys = Self.asciiKeys(of: path) ?? Self.keys(of: path)
+        // Debug builds (the tests) check the fast path against the general one for every file they index.
+        assert(keys == Self.keys(of: path), "asciiKeys(of: \(path)) differs from keys(of:)")
         let index = entries.count
+        entries.append(Entry(
+            path: path, pathKey: keys.pathKey, folderKey: keys.folderKey, nameKey: keys.nameKey,
+            notePathKey: keys.notePathKey, noteNameKey: keys.noteNameKey, pathLength: keys.pathLength))
+        indexesByResolveKey[ByteKey(keys.resolveKey), default: []].append(index)
+        indexesByPathKey[ByteKey(keys.pathKey), default: []].append(index)
+        if let notePathKey = keys.notePathKey { indexesByNotePathKey[ByteKey(notePathKey), default: []].append(index) }
+    }
+
+    /// What a file is matched on, worked out once when it is inserted.
+    private struct Keys: Equatable {
+        var pathKey: String
+        var folderKey: String
+        var nameKey: String
+        var notePathKey: String?
+        var noteNameKey: String?
+        var resolveKey: String
+        var pathLength: Int
+    }
+
+    /// The keys of any path: normalized, then taken apart as characters.
+    private static func keys(of path: String) -> Keys {
+        let pathKey = UnicodeNormalization.matchKey(path)
         let nameKey = String(VaultPath.fileName(of: pathKey))
         let isNote = pathKey.utf8.count > 3 && pathKey.utf8.suffix(3).elementsEqual(".md".utf8)
-        let notePathKey = isNote ? String(pathKey.utf8.dropLast(3))! : nil
-        entries.append(Entry(
-            path: path, pathKey: pathKey, folderKey: VaultPath.folder(of: pathKey), nameKey: nameKey,
-            notePathKey: notePathKey, noteNameKey: isNote ? String(nameKey.utf8.dropLast(3))! : nil,
-            pathLength: path.unicodeScalars.count))
-        indexesByResolveKey[ByteKey(Self.resolveKey(ofFilePath: path)), default: []].append(index)
-        indexesByPathKey[ByteKey(pathKey), default: []].append(index)
-        if let notePathKey { indexesByNotePathKey[ByteKey(notePathKey), default: []].append(index) }
+        return Keys(
+            pathKey: pathKey, folderKey: VaultPath.folder(of: pathKey), nameKey: nameKey,
+            notePathKey: isNote ? String(pathKey.utf8.dropLast(3))! : nil, noteNameKey: isNote ? String(nameKey.utf8.dropLast(3))! : nil,
+            resolveKey: resolveKey(ofFilePath: path), pathLength: path.unicodeScalars.count)
+    }
+
+    /// `keys(of:)` of an ASCII path (nil for any other), from its bytes in one pass: ASCII is already NFC,
+    /// lowercasing is per byte, every `/` is a character of its own, and the length in scalars is the
+    /// length in bytes. Most vaults' paths are ASCII, and a resolver is built over every file of the vault
+    /// (twice for a move's plan, once for a re-index).
+    private static func asciiKeys(of path: String) -> Keys? {
+        var path = path
+        let scan = path.withUTF8 { bytes -> (slash: Int, hasUppercase: Bool)? in
+            var slash = -1, hasUppercase = false
+            for offset in bytes.indices {
+                let byte = bytes[offset]
+                if byte >= 0x80 { return nil }
+                if byte == UInt8(ascii: "/") { slash = offset } else if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUppercase = true }
+            }
+            return (slash, hasUppercase)
+        }
+        guard let scan else { return nil }
+        var pathKey = scan.hasUppercase ? path.lowercased() : path
+        var keys = pathKey.withUTF8 { key -> Keys in
+            let count = key.count, nameStart = scan.slash + 1
+            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: key[range]), as: UTF8.self) }
+            func endsInMD(_ end: Int, from start: Int) -> Bool {
+                end - start >= 3 && key[end - 3] == UInt8(ascii: ".") && key[end - 2] == UInt8(ascii: "m") && key[end - 1] == UInt8(ascii: "d")
+            }
+            let isNote = count > 3 && endsInMD(count, from: 0)
+            // The resolve key strips every trailing `.md` of the name (`report.md.md` → `report`).
+            var keyEnd = count
+            while endsInMD(keyEnd, from: nameStart) { keyEnd -= 3 }
+            return Keys(
+                pathKey: "", folderKey: scan.slash < 0 ? "" : text(0..<scan.slash), nameKey: text(nameStart..<count),
+                notePathKey: isNote ? text(0..<(count - 3)) : nil, noteNameKey: isNote ? text(nameStart..<(count - 3)) : nil,
+                resolveKey: text(nameStart..<keyEnd), pathLength: count)
+        }
+        keys.pathKey = pathKey  // the path itself when it is lowercase already: no copy
+        return keys
     }
 
     /// Resolutions already worked out, by link path: those that hold from any folder, and, for link paths
