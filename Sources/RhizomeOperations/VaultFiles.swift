@@ -5,6 +5,9 @@ import RhizomeCore
 /// commands that rewrite or move files take the exact name from a fresh walk of the vault.
 public struct VaultFiles: Sendable {
     private let diskPaths: [String: String]
+    /// The disk paths of files the walk reached with no symlink on the way (most of them): inside the
+    /// vault without asking the file system again.
+    private let reachedDirectly: Set<String>
     /// Vault-relative folders (NFC) that hold at least one vault file.
     public let folders: Set<String>
     private let vaultRealPath: String
@@ -16,14 +19,17 @@ public struct VaultFiles: Sendable {
         vaultRealPath = URL(fileURLWithPath: vaultPath).resolvingSymlinksInPath().path
         var paths: [String: String] = [:]
         var folders: Set<String> = []
+        var direct: Set<String> = []
         for file in try VaultScanner(root: vaultPath).scan().files where !notesOnly || file.kind == .note {
             // A name that is not UTF-8 cannot be handed to the writer faithfully: such files are skipped.
             guard let disk = String(bytes: file.diskPath.bytes, encoding: .utf8) else { continue }
             paths[file.path] = disk
+            if file.realPath == nil { direct.insert(disk) }
             var folder = VaultPath.folder(of: file.path)
             while !folder.isEmpty, folders.insert(folder).inserted { folder = VaultPath.folder(of: folder) }
         }
         diskPaths = paths
+        reachedDirectly = direct
         self.folders = folders
     }
 
@@ -52,6 +58,11 @@ public struct VaultFiles: Sendable {
     /// Where a file really is when that is outside the vault (reached through a symlink, as linked
     /// Claude Code agents are); nil when it is inside.
     public func targetOutsideVault(_ diskPath: String) -> String? {
+        // Resolving a path's symlinks asks the file system about each of its folders (1,000 notes whose
+        // links a move rewrites: 25 ms). A file the walk reached with no symlinked folder on the way is
+        // inside the vault if it is not a symlink itself, which one `lstat` tells.
+        var status = stat()
+        if reachedDirectly.contains(diskPath), lstat(diskPath, &status) == 0, status.st_mode & S_IFMT != S_IFLNK { return nil }
         let real = URL(fileURLWithPath: diskPath).resolvingSymlinksInPath().path
         return real == vaultRealPath || real.hasPrefix(vaultRealPath + "/") ? nil : real
     }
