@@ -107,7 +107,7 @@ public struct LinkResolver<FileID: Hashable & Sendable>: Sendable {
 
 /// The files a resolver knows, by position, with the keys the rules match on.
 private struct FileTable: Sendable {
-    struct Entry: Sendable {
+    struct Entry: Sendable, Equatable {
         var path: String
         var pathKey: String
         var folderKey: String
@@ -148,45 +148,34 @@ private struct FileTable: Sendable {
     }
 
     mutating func insert(path: String) {
-        let keys = Self.asciiKeys(of: path) ?? Self.keys(of: path)
+        let (entry, resolveKey) = Self.asciiEntry(for: path) ?? Self.entry(for: path)
         // Debug builds (the tests) check the fast path against the general one for every file they index.
-        assert(keys == Self.keys(of: path), "asciiKeys(of: \(path)) differs from keys(of:)")
+        assert({ let general = Self.entry(for: path); return general.entry == entry && general.resolveKey == resolveKey }(),
+               "asciiEntry(for: \(path)) differs from entry(for:)")
         let index = entries.count
-        entries.append(Entry(
-            path: path, pathKey: keys.pathKey, folderKey: keys.folderKey, nameKey: keys.nameKey,
-            notePathKey: keys.notePathKey, noteNameKey: keys.noteNameKey, pathLength: keys.pathLength))
-        indexesByResolveKey[ByteKey(keys.resolveKey), default: []].append(index)
-        indexesByPathKey[ByteKey(keys.pathKey), default: []].append(index)
-        if let notePathKey = keys.notePathKey { indexesByNotePathKey[ByteKey(notePathKey), default: []].append(index) }
+        entries.append(entry)
+        indexesByResolveKey[ByteKey(resolveKey), default: []].append(index)
+        indexesByPathKey[ByteKey(entry.pathKey), default: []].append(index)
+        if let notePathKey = entry.notePathKey { indexesByNotePathKey[ByteKey(notePathKey), default: []].append(index) }
     }
 
-    /// What a file is matched on, worked out once when it is inserted.
-    private struct Keys: Equatable {
-        var pathKey: String
-        var folderKey: String
-        var nameKey: String
-        var notePathKey: String?
-        var noteNameKey: String?
-        var resolveKey: String
-        var pathLength: Int
-    }
-
-    /// The keys of any path: normalized, then taken apart as characters.
-    private static func keys(of path: String) -> Keys {
+    /// A file's entry and resolve key, for any path: normalized, then taken apart as characters.
+    private static func entry(for path: String) -> (entry: Entry, resolveKey: String) {
         let pathKey = UnicodeNormalization.matchKey(path)
         let nameKey = String(VaultPath.fileName(of: pathKey))
         let isNote = pathKey.utf8.count > 3 && pathKey.utf8.suffix(3).elementsEqual(".md".utf8)
-        return Keys(
-            pathKey: pathKey, folderKey: VaultPath.folder(of: pathKey), nameKey: nameKey,
+        let entry = Entry(
+            path: path, pathKey: pathKey, folderKey: VaultPath.folder(of: pathKey), nameKey: nameKey,
             notePathKey: isNote ? String(pathKey.utf8.dropLast(3))! : nil, noteNameKey: isNote ? String(nameKey.utf8.dropLast(3))! : nil,
-            resolveKey: resolveKey(ofFilePath: path), pathLength: path.unicodeScalars.count)
+            pathLength: path.unicodeScalars.count)
+        return (entry, resolveKey(ofFilePath: path))
     }
 
-    /// `keys(of:)` of an ASCII path (nil for any other), from its bytes in one pass: ASCII is already NFC,
+    /// `entry(for:)` of an ASCII path (nil for any other), from its bytes in one pass: ASCII is already NFC,
     /// lowercasing is per byte, every `/` is a character of its own, and the length in scalars is the
     /// length in bytes. Most vaults' paths are ASCII, and a resolver is built over every file of the vault
     /// (twice for a move's plan, once for a re-index).
-    private static func asciiKeys(of path: String) -> Keys? {
+    private static func asciiEntry(for path: String) -> (entry: Entry, resolveKey: String)? {
         var path = path
         let scan = path.withUTF8 { bytes -> (slash: Int, hasUppercase: Bool)? in
             var slash = -1, hasUppercase = false
@@ -199,7 +188,7 @@ private struct FileTable: Sendable {
         }
         guard let scan else { return nil }
         var pathKey = scan.hasUppercase ? path.lowercased() : path
-        var keys = pathKey.withUTF8 { key -> Keys in
+        var made = pathKey.withUTF8 { key -> (entry: Entry, resolveKey: String) in
             let count = key.count, nameStart = scan.slash + 1
             func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: key[range]), as: UTF8.self) }
             func endsInMD(_ end: Int, from start: Int) -> Bool {
@@ -209,13 +198,15 @@ private struct FileTable: Sendable {
             // The resolve key strips every trailing `.md` of the name (`report.md.md` → `report`).
             var keyEnd = count
             while endsInMD(keyEnd, from: nameStart) { keyEnd -= 3 }
-            return Keys(
-                pathKey: "", folderKey: scan.slash < 0 ? "" : text(0..<scan.slash), nameKey: text(nameStart..<count),
+            let entry = Entry(
+                path: "", pathKey: "", folderKey: scan.slash < 0 ? "" : text(0..<scan.slash), nameKey: text(nameStart..<count),
                 notePathKey: isNote ? text(0..<(count - 3)) : nil, noteNameKey: isNote ? text(nameStart..<(count - 3)) : nil,
-                resolveKey: text(nameStart..<keyEnd), pathLength: count)
+                pathLength: count)
+            return (entry, text(nameStart..<keyEnd))
         }
-        keys.pathKey = pathKey  // the path itself when it is lowercase already: no copy
-        return keys
+        made.entry.path = path
+        made.entry.pathKey = pathKey  // the path itself when it is lowercase already: no copy
+        return made
     }
 
     /// Resolutions already worked out, by link path: those that hold from any folder, and, for link paths
