@@ -38,7 +38,7 @@ extension VaultTools {
                     let program = try store.baseProgram(atPath: record.path)
                     result = try store.runBase(program, viewNamed: arguments.optionalString("view"), thisPath: thisPath)
                 } catch let error as BaseError {
-                    throw ToolError.failed(code: error.code, message: error.diagnostic)
+                    throw ToolError.failed(code: error.code, message: error.diagnostic, fix: error.fix)
                 }
                 var payload = BaseJSONPayload(result)
                 let shown = payload.rows.count

@@ -198,11 +198,11 @@ struct VaultTools: Sendable {
                 let text = try arguments.string("query")
                 let query: DataviewQuery
                 do { query = try DataviewParser.parse(text) } catch let error as DataviewError {
-                    throw ToolError.failed(code: error.code, message: error.diagnostic)
+                    throw ToolError.failed(code: error.code, message: error.diagnostic, fix: error.fix)
                 }
                 let result: DataviewResult
                 do { result = try store.runDataview(query, origin: origin) } catch let error as DataviewError {
-                    throw ToolError.failed(code: error.code, message: error.diagnostic)
+                    throw ToolError.failed(code: error.code, message: error.diagnostic, fix: error.fix)
                 }
                 var payload = DataviewJSONPayload(result, explain: try arguments.bool("explain", default: false))
                 let total = max(payload.rows.count, result.tasks.count)
@@ -235,7 +235,7 @@ struct VaultTools: Sendable {
             run: { tools, arguments, _ in
                 let catalog: SchemaCatalog
                 do { catalog = try SchemaCatalog.load(vaultRoot: tools.vaultPath) } catch let error as SchemaError {
-                    throw ToolError.failed(code: error.code, message: error.description)
+                    throw ToolError.failed(code: error.code, message: error.description, fix: error.fix)
                 }
                 if let type = arguments.optionalString("type"), !type.isEmpty {
                     guard let schema = catalog.schema(forType: type) ?? catalog.schema(forTypeValue: type) else {

@@ -48,6 +48,7 @@ import RhizomeTestSupport
 
         #expect(answer(3).isError)
         #expect(answer(3).body["error"]["code"] == "base-unknown-view")
+        #expect(answer(3).body["error"]["fix"].string?.hasPrefix("its views: ") == true, "the base error's fix travels: \(answer(3).body)")
         #expect(answer(4).isError)
         #expect(answer(4).body["error"]["code"] == "base-not-found")
         #expect(answer(4).body["error"]["message"].string?.contains("Bases/Books.base") == true)
