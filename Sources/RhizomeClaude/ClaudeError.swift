@@ -85,11 +85,11 @@ extension ClaudeError: CustomStringConvertible {
         case .cannotConnect(let url, let reason):
             return ErrorMessage("cannot reach \(url) (\(reason))", "; ", "check your connection and ANTHROPIC_BASE_URL")
         case .cancelled:
-            return ErrorMessage("cancelled", "", nil)
+            return ErrorMessage("cancelled")
         case .cliUnavailable(let reason):
             return ErrorMessage(reason, ". ", "Install Claude Code (https://docs.anthropic.com/en/docs/claude-code) and log in, or set ANTHROPIC_API_KEY and drop --backend claude-cli")
         case .invalidRequest(let message):
-            return ErrorMessage(message, "", nil)
+            return ErrorMessage(message)
         case .cliFailed(let message):
             return ErrorMessage(message, "; ", "run `claude -p hello` to check that Claude Code works and is logged in")
         case .overBudget(let spent, let budget, let estimate):

@@ -141,8 +141,7 @@ enum ToolError: Error, Sendable {
     case unknownTool(String)
     /// The first index of the vault has not finished yet.
     case notReady(String)
-    /// A tool's own failure; `fix` when the error behind it gives one apart (its message says it too).
-    case failed(code: String, message: String, fix: String? = nil)
+    case failed(code: String, message: String)
 
     var code: String {
         switch self {
@@ -150,16 +149,13 @@ enum ToolError: Error, Sendable {
         case .noteNotFound: return "note-not-found"
         case .unknownTool: return "unknown-tool"
         case .notReady: return "index-not-ready"
-        case .failed(let code, _, _): return code
+        case .failed(let code, _): return code
         }
     }
 
     var message: String { explained.text }
     /// How to fix it, when that can be said apart (the failed call's `fix`).
-    var fix: String? {
-        if case .failed(_, _, let fix) = self { return fix }
-        return explained.fix
-    }
+    var fix: String? { explained.fix }
 
     private var explained: ErrorMessage {
         switch self {
@@ -170,7 +166,7 @@ enum ToolError: Error, Sendable {
                 suggestions.isEmpty ? "use the `search` tool to find it" : "did you mean: " + suggestions.joined(separator: ", "))
         case .unknownTool(let name): return ErrorMessage("there is no tool `\(name)`", "; ", "`tools/list` lists them")
         case .notReady(let text): return ErrorMessage(text)
-        case .failed(_, let message, _): return ErrorMessage(message)
+        case .failed(_, let message): return ErrorMessage(message)
         }
     }
 }

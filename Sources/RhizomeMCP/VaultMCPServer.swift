@@ -287,7 +287,8 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
                 return .init(code: "index-not-ready", message: "the first index of this vault is still being built; ask again in a few seconds")
             default: return .init(code: error.code, message: error.description, fix: error.fix)
             }
-        case let error as any RhizomeError: return .init(code: error.code, message: error.description, fix: error.fix)
+        // The diagnostic, as the command line prints it: a Dataview or Bases error shows its line and a caret.
+        case let error as any RhizomeError: return .init(code: error.code, message: error.diagnostic, fix: error.fix)
         default: return .init(code: "internal-error", message: "\(error)")
         }
     }

@@ -33,13 +33,8 @@ extension VaultTools {
                         message: "no .base file matches `\(file)`" + (suggestions.isEmpty ? "; this vault has no .base files" : "; did you mean: " + suggestions.joined(separator: ", ")))
                 }
                 let thisPath = try arguments.optionalString("this").map { try tools.resolve($0, store: store).path } ?? record.path
-                let result: BaseResult
-                do {
-                    let program = try store.baseProgram(atPath: record.path)
-                    result = try store.runBase(program, viewNamed: arguments.optionalString("view"), thisPath: thisPath)
-                } catch let error as BaseError {
-                    throw ToolError.failed(code: error.code, message: error.diagnostic, fix: error.fix)
-                }
+                let program = try store.baseProgram(atPath: record.path)
+                let result = try store.runBase(program, viewNamed: arguments.optionalString("view"), thisPath: thisPath)
                 var payload = BaseJSONPayload(result)
                 let shown = payload.rows.count
                 let truncated = payload.cap(limit)

@@ -196,14 +196,9 @@ struct VaultTools: Sendable {
                 let limit = try arguments.int("limit", default: 200, in: 1...5_000)
                 let origin = try arguments.optionalString("note").map { try tools.resolve($0, store: store).path }
                 let text = try arguments.string("query")
-                let query: DataviewQuery
-                do { query = try DataviewParser.parse(text) } catch let error as DataviewError {
-                    throw ToolError.failed(code: error.code, message: error.diagnostic, fix: error.fix)
-                }
-                let result: DataviewResult
-                do { result = try store.runDataview(query, origin: origin) } catch let error as DataviewError {
-                    throw ToolError.failed(code: error.code, message: error.diagnostic, fix: error.fix)
-                }
+                // A DataviewError answers with its diagnostic (the query line and a caret) and its fix.
+                let query = try DataviewParser.parse(text)
+                let result = try store.runDataview(query, origin: origin)
                 var payload = DataviewJSONPayload(result, explain: try arguments.bool("explain", default: false))
                 let total = max(payload.rows.count, result.tasks.count)
                 let truncated = payload.cap(limit)
@@ -233,10 +228,7 @@ struct VaultTools: Sendable {
                        "The note types in effect (built-in and the vault's own in .rhizome/schemas): without `type`, all of them; with `type`, that one. Each with its fields, which are required, their types, allowed values, defaults and descriptions: what to write in a new note's frontmatter.",
                        properties: ["type": string("A type name (or a `type:` value mapped to one).")]),
             run: { tools, arguments, _ in
-                let catalog: SchemaCatalog
-                do { catalog = try SchemaCatalog.load(vaultRoot: tools.vaultPath) } catch let error as SchemaError {
-                    throw ToolError.failed(code: error.code, message: error.description, fix: error.fix)
-                }
+                let catalog = try SchemaCatalog.load(vaultRoot: tools.vaultPath)
                 if let type = arguments.optionalString("type"), !type.isEmpty {
                     guard let schema = catalog.schema(forType: type) ?? catalog.schema(forTypeValue: type) else {
                         throw ToolError.invalidArgument("no schema for the type `\(type)`; known types: \(catalog.schemas.map(\.type).joined(separator: ", "))")

@@ -71,13 +71,13 @@ extension StoreError: CustomStringConvertible {
         case .cannotOpen(let path, let reason):
             return ErrorMessage("cannot open the index database at \(path): \(reason)", ". ", "Check the folder's permissions, or choose another place with --db PATH.")
         case .sqlite(let code, let message, let statement):
-            return ErrorMessage("SQLite error \(code) (\(message)) while executing `\(statement)`", "", nil)
+            return ErrorMessage("SQLite error \(code) (\(message)) while executing `\(statement)`")
         case .newerSchema(let found, let supported, let path):
             return ErrorMessage("the index at \(path) was written by a newer Rhizome (schema \(found); this one understands up to \(supported))", ". ",
-                    "Upgrade Rhizome, or use another index file with --db PATH.")
+                                "Upgrade Rhizome, or use another index file with --db PATH.")
         case .olderSchema(let found, let supported, let path):
             return ErrorMessage("the index at \(path) was written by an older Rhizome (schema \(found); this one writes \(supported)) and must be updated before it can be read",
-                    ". ", "Run `rhizome index`, or drop --no-refresh.")
+                                ". ", "Run `rhizome index`, or drop --no-refresh.")
         case .notIndexed(let path):
             return ErrorMessage("the vault has not been indexed yet (no index at \(path))", ". ", "Run `rhizome index` first, or drop --no-refresh.")
         case .notReadOnly:
@@ -88,19 +88,19 @@ extension StoreError: CustomStringConvertible {
             return ErrorMessage("the SQL query is empty", ". ", "Example: rhizome sql \"SELECT path FROM notes LIMIT 5\"")
         case .invalidQuery(let message):
             return ErrorMessage("the SQL query is not valid: \(message)", ". ",
-                    "The views you can query are listed in docs/INDEX.md (files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings).")
+                                "The views you can query are listed in docs/INDEX.md (files, notes, links, tags, headings, blocks, tasks, aliases, properties, findings).")
         case .lockUnavailable(let path, let reason):
             return ErrorMessage("cannot lock the index for writing (\(path): \(reason))", ". ", "Check the folder's permissions, or choose another place with --db PATH.")
         case .timedOut(let seconds, let scope, let setting):
             return ErrorMessage("stopped at the time limit of \(seconds.formatted()) s for \(scope)", ". ",
-                    "Narrow the query (add a LIMIT, or filter on path, tag or key), or raise the limit with `\(setting)`.")
+                                "Narrow the query (add a LIMIT, or filter on path, tag or key), or raise the limit with `\(setting)`.")
         case .cancelled:
-            return ErrorMessage("the work was cancelled by its caller", "", nil)
+            return ErrorMessage("the work was cancelled by its caller")
         case .attachRefused:
             return ErrorMessage("ATTACH and DETACH are refused: read-only SQL reads the index and no other database file", ". ", "Query the documented views instead.")
         case .notADatabase(let path, let reason):
             return ErrorMessage("\(path) is not a SQLite database (\(reason)), so it cannot be a Rhizome index", "; ",
-                    "choose another --db (a new file name creates a new index).")
+                                "choose another --db (a new file name creates a new index).")
         case .foreignDatabase(let path, let tables):
             let held = tables.isEmpty
                 ? "it is a database of another application"
