@@ -59,12 +59,12 @@ struct DataviewVault {
 
 extension DataviewResult {
     var textRows: [[String]] {
-        rows.map { row in (row.id.map { [brief($0)] } ?? []) + row.values.map(brief) }
+        self.rows.map { row in (row.id.map { [brief($0)] } ?? []) + row.values.map(brief) }
     }
 
     /// The values of one column (by header), as text.
     func column(_ name: String) -> [String] {
-        guard let index = columns.firstIndex(of: name) else { return ["<no column \(name)>"] }
+        guard let index = self.columns.firstIndex(of: name) else { return ["<no column \(name)>"] }
         return textRows.map { index < $0.count ? $0[index] : "<short row>" }
     }
 }

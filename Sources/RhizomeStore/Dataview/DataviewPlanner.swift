@@ -41,7 +41,7 @@ struct DataviewPlanner {
             let (condition, values) = try sql(for: source)
             conditions.append(condition)
             bindings += values
-            pushed.append("FROM \(describe(source)) → SQL")
+            pushed.append("FROM \(source.queryText) → SQL")
         } else {
             pushed.append("FROM (every note) → SQL")
         }
@@ -84,7 +84,7 @@ struct DataviewPlanner {
                     }
                     conditions.append(condition)
                     bindings += values
-                    pushed.append("WHERE \(Self.describe(conjunct)) → SQL (\(exact ? "exact" : "prefilter, checked again in Swift"))")
+                    pushed.append("WHERE \(conjunct.queryText) → SQL (\(exact ? "exact" : "prefilter, checked again in Swift"))")
                     isExact = isExact && exact
                 }
                 if isExact && answered == index { answered += 1 }
@@ -92,7 +92,7 @@ struct DataviewPlanner {
                 let columns = keys.compactMap { key in Self.sortColumn(key.expression).map { "\($0) \(key.isAscending ? "ASC" : "DESC")" } }
                 if answered == index && columns.count == keys.count {
                     order = (columns + ["f.path"]).joined(separator: ", ")
-                    pushed.append(Self.describe(command) + " → SQL ORDER BY")
+                    pushed.append(command.queryText + " → SQL ORDER BY")
                     answered += 1
                 }
             case .limit(let expression):
@@ -107,12 +107,12 @@ struct DataviewPlanner {
             }
         }
         for (position, command) in query.commands.enumerated() where position >= answered {
-            inSwift.append(Self.describe(command))
+            inSwift.append(command.queryText)
         }
         if case .table(let columns, _) = query.kind, !columns.isEmpty {
             inSwift.append("columns: " + columns.map(\.name).joined(separator: ", "))
         } else if case .list(let expression?, _) = query.kind {
-            inSwift.append("list value: " + Self.describe(expression))
+            inSwift.append("list value: " + expression.queryText)
         } else if case .task = query.kind {
             if taskRows != nil {
                 // `IndexStore.indexedTasks`: nothing is left for Swift but indenting the tasks.
@@ -298,53 +298,6 @@ struct DataviewPlanner {
         case .greater: return .less
         case .greaterOrEqual: return .lessOrEqual
         default: return op
-        }
-    }
-
-    // MARK: Descriptions (for --explain)
-
-    func describe(_ source: DataviewSource) -> String {
-        switch source {
-        case .tag(let name): return "#" + name
-        case .folder(let path): return "\"\(path)\""
-        case .linksTo(let text): return "[[\(text)]]"
-        case .linkedFrom(let text): return "outgoing([[\(text)]])"
-        case .and(let a, let b): return "(\(describe(a)) and \(describe(b)))"
-        case .or(let a, let b): return "(\(describe(a)) or \(describe(b)))"
-        case .not(let inner): return "-" + describe(inner)
-        }
-    }
-
-    static func describe(_ command: DataviewQuery.Command) -> String {
-        switch command {
-        case .from: return "FROM"
-        case .where(let expression): return "WHERE " + describe(expression)
-        case .sort(let keys): return "SORT " + keys.map { describe($0.expression) + ($0.isAscending ? "" : " DESC") }.joined(separator: ", ")
-        case .groupBy(let expression, let name): return "GROUP BY " + describe(expression) + " AS " + name
-        case .flatten(let expression, let name): return "FLATTEN " + describe(expression) + " AS " + name
-        case .limit(let expression): return "LIMIT " + describe(expression)
-        }
-    }
-
-    static func describe(_ expression: DataviewExpression) -> String {
-        switch expression {
-        case .literal(let value):
-            if case .string(let text) = value { return "\"\(text)\"" }
-            if case .date(let date) = value { return "date(\(date.isoText))" }
-            if case .duration(let duration) = value { return "dur(\(duration.text))" }
-            return DataviewText.plain(value)
-        case .variable(let name): return name
-        case .member(let base, let name): return describe(base) + "." + name
-        case .index(let base, let index): return describe(base) + "[" + describe(index) + "]"
-        case .call(let name, let arguments, _, _): return name + "(" + arguments.map(describe).joined(separator: ", ") + ")"
-        case .binary(let op, let left, let right): return "(\(describe(left)) \(op.rawValue) \(describe(right)))"
-        case .not(let inner): return "!" + describe(inner)
-        case .negate(let inner): return "-" + describe(inner)
-        case .list(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
-        case .object(let pairs): return "{" + pairs.map { "\($0.key): \(describe($0.value))" }.joined(separator: ", ") + "}"
-        case .lambda(let parameters, let body): return "(" + parameters.joined(separator: ", ") + ") => " + describe(body)
-        case .apply(let function, let arguments): return "(" + describe(function) + ")(" + arguments.map(describe).joined(separator: ", ") + ")"
-        case .link(let text, let isEmbed): return (isEmbed ? "!" : "") + "[[" + text + "]]"
         }
     }
 }

@@ -1,45 +1,24 @@
 import RhizomeCore
 
-/// The result of a Dataview query: a table (also for `LIST`: id and value) or tasks, with the plan.
+/// The result of a Dataview query over the index: what it shows (`DataviewTable`, whose members it
+/// answers as its own: `result.rows`), with the plan that chose the pages and where the time went.
+@dynamicMemberLookup
 public struct DataviewResult: Sendable {
-    public enum Kind: String, Sendable { case list, table, task }
+    public typealias Kind = DataviewTable.Kind
+    public typealias Row = DataviewTable.Row
+    public typealias Task = DataviewTable.Task
 
-    public struct Row: Sendable {
-        /// The page link, or the group key after `GROUP BY`; nil for `WITHOUT ID`.
-        public var id: DataviewValue?
-        /// The column values (TABLE), the list value if the LIST has an expression, or nothing.
-        public var values: [DataviewValue]
-    }
-
-    /// One task of a `TASK` query.
-    public struct Task: Sendable {
-        public var path: String
-        /// 1-based line in the note.
-        public var line: Int
-        public var status: String
-        public var text: String
-        /// Nesting depth under other tasks of the result (0 for a top-level one).
-        public var depth: Int
-        /// The GROUP BY key of the task's group, when the query groups.
-        public var group: DataviewValue? = nil
-    }
-
-    public var kind: Kind
-    /// Column headers: the id column (`File`, or the group name) unless `WITHOUT ID`, then the columns.
-    public var columns: [String]
-    public var rows: [Row]
-    public var tasks: [Task]
-    /// The group key's name when the result is grouped (`GROUP BY … AS name`).
-    public var groupName: String?
+    public var table: DataviewTable
     public var plan: DataviewPlan
-    /// Rows dropped because evaluating an expression failed on them (Dataview drops them silently).
-    public var droppedRows: Int
-    /// The first few of those errors, for `--explain`.
-    public var droppedRowErrors: [String]
     /// Pages the SQL step selected (before the Swift steps).
     public var candidatePages: Int
     /// Milliseconds per stage (`plan and SQL`, `load pages`, `data commands`, `columns`), for `--explain`.
     public var timings: [(stage: String, milliseconds: Double)] = []
+
+    public subscript<Member>(dynamicMember member: WritableKeyPath<DataviewTable, Member>) -> Member {
+        get { table[keyPath: member] }
+        set { table[keyPath: member] = newValue }
+    }
 }
 
 extension DataviewResult {
