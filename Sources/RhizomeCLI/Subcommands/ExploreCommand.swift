@@ -50,8 +50,8 @@ struct ExploreCommand: RhizomeSubcommand {
 
         if dryRun {
             if global.json {
-                printJSON(DryRun(plan: plan.call, scores: plan.relevant.filter { note in plan.included.contains { $0.path == note.path } },
-                                 searchWords: plan.searchWords),
+                printJSON(MergedJSON(plan.call, DryRunScores(
+                              scores: plan.relevant.filter { note in plan.included.contains { $0.path == note.path } }, searchWords: plan.searchWords)),
                           vault: session.vaultPath, context: context)
             } else {
                 context.print("Searched for: " + plan.searchWords.joined(separator: ", "))
@@ -80,22 +80,12 @@ struct ExploreCommand: RhizomeSubcommand {
         return .success
     }
 
-    /// `--dry-run --json`: the plan, and how each note scored.
-    struct DryRun: Encodable {
-        var plan: PromptPlan
+    /// `--dry-run --json`, beside the plan's keys: how each note scored.
+    struct DryRunScores: Encodable {
         var scores: [IndexStore.RelevantNote]
         /// What the notes were searched for: the question's words and the English words of its Chinese
         /// or Japanese terms.
         var searchWords: [String]
-
-        func encode(to encoder: Encoder) throws {
-            try plan.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(scores, forKey: .scores)
-            try container.encode(searchWords, forKey: .searchWords)
-        }
-
-        enum CodingKeys: String, CodingKey { case scores, searchWords }
     }
 }
 

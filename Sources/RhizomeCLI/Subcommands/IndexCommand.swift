@@ -46,29 +46,21 @@ struct IndexCommand: RhizomeSubcommand {
     }
 }
 
+/// `rhizome index --json`: the run's counts and findings (not the findings already reported by earlier
+/// runs, nor whether it walked the vault), the time to a tenth of a millisecond, and the index file.
 private struct IndexOutput: Encodable {
-    var report: IndexReport
+    var added, modified, removed, unchanged: Int
+    var notes, files, links, unresolvedLinks, relinked, referenceEdges, findingsTotal: Int
+    var milliseconds: Double
+    var findings: [Finding]
     var database: String
 
-    enum CodingKeys: String, CodingKey {
-        case added, modified, removed, unchanged, notes, files, links, unresolvedLinks, relinked, referenceEdges, findingsTotal, milliseconds, findings, database
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(report.added, forKey: .added)
-        try container.encode(report.modified, forKey: .modified)
-        try container.encode(report.removed, forKey: .removed)
-        try container.encode(report.unchanged, forKey: .unchanged)
-        try container.encode(report.notes, forKey: .notes)
-        try container.encode(report.files, forKey: .files)
-        try container.encode(report.links, forKey: .links)
-        try container.encode(report.unresolvedLinks, forKey: .unresolvedLinks)
-        try container.encode(report.relinked, forKey: .relinked)
-        try container.encode(report.referenceEdges, forKey: .referenceEdges)
-        try container.encode(report.findingsTotal, forKey: .findingsTotal)
-        try container.encode((report.milliseconds * 10).rounded() / 10, forKey: .milliseconds)
-        try container.encode(report.findings, forKey: .findings)
-        try container.encode(database, forKey: .database)
+    init(report: IndexReport, database: String) {
+        (added, modified, removed, unchanged) = (report.added, report.modified, report.removed, report.unchanged)
+        (notes, files, links, unresolvedLinks) = (report.notes, report.files, report.links, report.unresolvedLinks)
+        (relinked, referenceEdges, findingsTotal) = (report.relinked, report.referenceEdges, report.findingsTotal)
+        milliseconds = (report.milliseconds * 10).rounded() / 10
+        findings = report.findings
+        self.database = database
     }
 }

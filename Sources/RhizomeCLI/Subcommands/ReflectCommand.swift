@@ -65,7 +65,7 @@ struct ReflectCommand: RhizomeSubcommand {
 
         if dryRun {
             if global.json {
-                printJSON(DryRun(plan: plan.call, period: period.description, path: plan.target.path, action: plan.target.action.rawValue),
+                printJSON(MergedJSON(plan.call, DryRunTarget(period: period.description, path: plan.target.path, action: plan.target.action.rawValue)),
                           vault: session.vaultPath, context: context)
             } else {
                 context.print("Period \(period.description): \(plan.noteCount) note\(plan.noteCount == 1 ? "" : "s") created or changed, \(plan.included.count) sent")
@@ -87,21 +87,10 @@ struct ReflectCommand: RhizomeSubcommand {
         return .success
     }
 
-    /// `--dry-run --json`: the plan, the period and what would be written where.
-    struct DryRun: Encodable {
-        var plan: PromptPlan
+    /// `--dry-run --json`, beside the plan's keys: the period and what would be written where.
+    struct DryRunTarget: Encodable {
         var period: String
         var path: String
         var action: String
-
-        func encode(to encoder: Encoder) throws {
-            try plan.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(period, forKey: .period)
-            try container.encode(path, forKey: .path)
-            try container.encode(action, forKey: .action)
-        }
-
-        enum CodingKeys: String, CodingKey { case period, path, action }
     }
 }

@@ -112,18 +112,19 @@ struct StatusCommand: RhizomeSubcommand {
     /// null when none runs (or it does not say).
     struct WatcherStatus: Encodable {
         var watched: Bool
-        var processID: Int32?
+        @NullEncoded var processID: Int32?
         /// What the watcher says, except that a watcher saying `current` whose heartbeat stopped is
         /// `unresponsive` (as MCP `freshness` says it): it vouches for nothing, and queries walk the vault.
-        var state: String?
+        @NullEncoded var state: String?
         /// When the watcher last found its watches live on the folder at the vault path (ISO 8601).
-        var heartbeatAt: Date?
+        @NullEncoded var heartbeatAt: String?
         /// Whether queries trust the index without walking the vault (`ActiveWatcher.vouches`).
         var vouches: Bool
         private var reason: String?
 
         init(_ watcher: ActiveWatcher, now: Date = Date()) {
-            (watched, processID, heartbeatAt, vouches) = (watcher.isWatched, watcher.processID, watcher.heartbeat, watcher.vouches(now: now))
+            (watched, processID, vouches) = (watcher.isWatched, watcher.processID, watcher.vouches(now: now))
+            heartbeatAt = watcher.heartbeat.map { ISO8601DateFormatter().string(from: $0) }
             state = watcher.state?.rawValue
             reason = watcher.state?.reason
             // Applying a batch is being current; a heartbeat that stopped is not.
@@ -146,15 +147,7 @@ struct StatusCommand: RhizomeSubcommand {
             }
         }
 
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(watched, forKey: .watched)
-            try container.encode(processID, forKey: .processID)
-            try container.encode(state, forKey: .state)
-            try container.encode(heartbeatAt.map { ISO8601DateFormatter().string(from: $0) }, forKey: .heartbeatAt)
-            try container.encode(vouches, forKey: .vouches)
-        }
-
+        /// `reason` is for the text line only.
         private enum CodingKeys: String, CodingKey { case watched, processID, state, heartbeatAt, vouches }
     }
 
