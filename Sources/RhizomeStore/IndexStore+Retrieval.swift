@@ -12,7 +12,8 @@ extension IndexStore {
         @NullEncoded public var date: String?
         /// text + graph + recency.
         public var score: Double
-        /// Full-text relevance, 0…1 (the best match is 1).
+        /// Full-text relevance: BM25 relative to the best match (0…1), plus up to 0.4 as the question
+        /// names the note's title (`titleMatchWeight`).
         public var textScore: Double
         /// Links to or from the best matches.
         public var graphScore: Double
@@ -22,8 +23,9 @@ extension IndexStore {
     }
 
     /// The notes most relevant to a question: full-text rank (BM25 over title and body, any of the
-    /// question's words), boosted by graph proximity (links to or from the five best matches: +0.1 each,
-    /// at most +0.3) and recency (+0.1 for a note changed today, halving every 30 days).
+    /// question's words), raised by how much of the title the question names (`titleMatchWeight`),
+    /// boosted by graph proximity (links to or from the five best matches: +0.1 each, at most +0.3) and
+    /// recency (+0.1 for a note changed today, halving every 30 days).
     public func relevantNotes(for question: String, limit: Int = 20, now: Date = Date()) throws -> [RelevantNote] {
         let terms = Self.questionTerms(question)
         guard !terms.isEmpty else { return [] }
@@ -58,9 +60,12 @@ extension IndexStore {
             if top.contains(target) { linkCounts[source, default: 0] += 1 }
         }
         let nowNanoseconds = now.timeIntervalSince1970 * 1e9
+        let questionStems = Set(Self.searchWords(for: question).map(Self.lightStem))
         let notes = candidates.map { candidate -> RelevantNote in
             var note = candidate.note
             note.textScore = max(0, note.textScore) / best
+            let coverage = Self.titleCoverage(note.name, by: questionStems)
+            note.textScore += Self.titleMatchWeight * coverage * coverage
             note.graphScore = min(0.3, 0.1 * Double(linkCounts[candidate.id] ?? 0))
             if let modified = note.modified {
                 let days = max(0, (nowNanoseconds - Double(modified)) / 86_400e9)
@@ -97,6 +102,23 @@ extension IndexStore {
                 date: statement.optionalText(3).map { String($0.prefix(10)) }, score: 0, textScore: 0, graphScore: 0, recencyScore: 0))
         }
         return notes
+    }
+
+    /// Added to the text score times the square of the share of the title's words the question names:
+    /// +0.4 for a title made of the question's words (`Import HTML files` asked "how do I import html
+    /// files"), +0.18 for two words of three ("import saved html pages"), +0.1 for one word of two. BM25 weighs a title word as any other occurrence, so a long note that
+    /// repeats one of the question's words outranked the note whose title is the question's subject.
+    /// Chosen on the first question set (0, 0.2, 0.4, 0.6, 0.8 tried) and checked on the held-out one:
+    /// recall@20 en 96.6 → 97.1%, ja 100%, zh 95.5 → 100%; recall@5 ja 81.8 → 86.4%, zh 77.3 → 81.8%;
+    /// held-out ja recall@5 95.0 → 97.5%, the rest unchanged. Higher weights gained recall@5 in Japanese
+    /// but lost mean reciprocal rank on the held-out questions.
+    static let titleMatchWeight = 0.4
+
+    /// The share of a title's words (stemmed, without the commonest words) that are among `stems`.
+    static func titleCoverage(_ title: String, by stems: Set<String>) -> Double {
+        let words = title.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init).filter { !stopWords.contains($0) }
+        guard !words.isEmpty else { return 0 }
+        return Double(words.filter { stems.contains(lightStem($0)) }.count) / Double(words.count)
     }
 
     /// The FTS5 terms of a question, any of which may match: its words (lowercased, without the commonest

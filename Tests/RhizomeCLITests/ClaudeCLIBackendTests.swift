@@ -22,9 +22,9 @@ import RhizomeTestSupport
         let delta = #"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"%@"}}}"#
         try Self.fakeClaude(in: bin, lines: [
             #"{"type":"system","subtype":"init"}"#,
-            String(format: delta, "SQLite was chosen for the index [1"), String(format: delta, "]."),
-            #"{"type":"assistant","message":{"id":"msg_1","model":"claude-haiku-4-5","content":[{"type":"text","text":"SQLite was chosen for the index [1]."}]}}"#,
-            #"{"type":"result","subtype":"success","is_error":false,"result":"SQLite was chosen for the index [1].","total_cost_usd":0.0021,"usage":{"input_tokens":900,"output_tokens":12}}"#,
+            String(format: delta, "SQLite was chosen for the index [2"), String(format: delta, "]."),
+            #"{"type":"assistant","message":{"id":"msg_1","model":"claude-haiku-4-5","content":[{"type":"text","text":"SQLite was chosen for the index [2]."}]}}"#,
+            #"{"type":"result","subtype":"success","is_error":false,"result":"SQLite was chosen for the index [2].","total_cost_usd":0.0021,"usage":{"input_tokens":900,"output_tokens":12}}"#,
         ])
         let result = await fixture.run(["explore", Self.question, "--backend", "claude-cli"], key: false,
                                        extraEnvironment: ["PATH": bin.path + ":/usr/bin:/bin", "CLAUDECODE": "1"])

@@ -14,8 +14,8 @@ struct ExploreCommandTests {
 
     /// `[1]` and `[2]` cut across text deltas (and the deltas across 29-byte writes).
     static let pieces = [
-        "You chose one SQLite file per vault, with FTS5 for search and WAL mode [", "1",
-        "]; ranking uses bm25, where lower is better [2", "] [1].",
+        "You chose one SQLite file per vault, with FTS5 for search and WAL mode [", "2",
+        "]; ranking uses bm25, where lower is better [1", "] [2].",
     ]
     static let shownAnswer = "You chose one SQLite file per vault, with FTS5 for search and WAL mode [[ADR-001 Use SQLite]]; "
         + "ranking uses bm25, where lower is better [[SQLite FTS5 docs]] [[ADR-001 Use SQLite]]."
@@ -32,8 +32,9 @@ struct ExploreCommandTests {
         let result = await fixture.run(["explore", Self.question, "--dry-run"], key: false)
 
         #expect(result.status == 0, "\(result.error)")
-        // The notes: numbered, the SQLite decision first, the FTS5 reading note second; every one of them
-        // has a word of the question, and a note with none of them is not offered.
+        // The notes: numbered, the FTS5 reading note first (its name holds two of the question's three
+        // words), the SQLite decision second; every one of them has a word of the question, and a note
+        // with none of them is not offered.
         let listed = result.lines.compactMap { line -> (Int, String)? in
             guard let match = line.firstMatch(of: #/^  \[(\d+)\] (.+\.md)  \(score \d+\.\d\d, \d{4}-\d\d-\d\d\)$/#) else { return nil }
             return (Int(match.1)!, String(match.2))
@@ -43,8 +44,8 @@ struct ExploreCommandTests {
         #expect(result.lines.dropFirst().first == "Notes (\(listed.count)):")
         #expect(listed.map(\.0) == Array(1...max(1, listed.count)))
         #expect(listed.count >= 5 && listed.count <= 20)
-        #expect(listed.first?.1 == Self.adr)
-        #expect(listed.dropFirst().first?.1 == Self.fts)
+        #expect(listed.first?.1 == Self.fts)
+        #expect(listed.dropFirst().first?.1 == Self.adr)
         for (_, path) in listed {
             let text = try fixture.vault.read(path).lowercased()
             #expect(["sqlite", "fts5", "decision"].contains { text.contains($0) }, "\(path) has no word of the question")
@@ -59,18 +60,18 @@ struct ExploreCommandTests {
             User message:
             Excerpts from my notes:
 
-            [1] ADR-001 Use SQLite: # ADR-001: Use SQLite for the index ## Context The index must answer graph queries \
+            [1] SQLite FTS5 docs: # SQLite FTS5 docs Summary of the parts of \
+            https://www.sqlite.org/fts5.html#the_trigram_tokenizer that matter for [[Embedding-free search]] and the \
+            [[Storage schema]]. - `tokenize = 'trigram'` gives substring matching; needs at least three characters in \
+            the query. - `bm25(table)` for ranking; lower is better. - External-content tables save space but need \
+            triggers to stay in sync. Back to the [reading list](../Reading%20list.md). rating:: 3 (2026-01-15)
+
+            [2] ADR-001 Use SQLite: # ADR-001: Use SQLite for the index ## Context The index must answer graph queries \
             (backlinks, orphans, unresolved) and full-text search, run on a laptop, and be rebuildable at any time. \
             ## Decision One SQLite file per vault, FTS5 for search, WAL mode. ^decision-sqlite ## Alternatives - An \
             in-memory graph rebuilt on start: too slow past 20k notes. - A graph database: another server to run for a \
             personal tool. ## Consequences Schema in [[Storage schema]]. Reading list for this: [[Designing \
             Data-Intensive Applications]], chapter 3. (2026-09-04)
-
-            [2] SQLite FTS5 docs: # SQLite FTS5 docs Summary of the parts of \
-            https://www.sqlite.org/fts5.html#the_trigram_tokenizer that matter for [[Embedding-free search]] and the \
-            [[Storage schema]]. - `tokenize = 'trigram'` gives substring matching; needs at least three characters in \
-            the query. - `bm25(table)` for ranking; lower is better. - External-content tables save space but need \
-            triggers to stay in sync. Back to the [reading list](../Reading%20list.md). rating:: 3 (2026-01-15)
 
             [3] 
             """), "\(result.output)")
@@ -108,20 +109,20 @@ struct ExploreCommandTests {
         #expect(plan["maxTokens"] == 512)
         #expect(plan["temperature"] == 0.3)
         let notes = try #require(plan["notes"].array)
-        #expect(notes.first?["path"] == .string(Self.adr))
-        #expect(notes.first?["name"] == "ADR-001 Use SQLite")
-        #expect(notes.first?["date"] == "2026-09-04")
+        #expect(notes.first?["path"] == .string(Self.fts))
+        #expect(notes.first?["name"] == "SQLite FTS5 docs")
+        #expect(notes.first?["date"] == "2026-01-15")
         #expect(notes.first?["number"] == 1)
         for note in notes { #expect(note.keys == ["date", "excerpt", "name", "number", "path"]) }
         let scores = try #require(plan["scores"].array)
         #expect(scores.map(\.["path"]) == notes.map(\.["path"]))
-        #expect(scores.first?["date"] == "2026-09-04")
+        #expect(scores.dropFirst().first?["date"] == "2026-09-04")  // the decision's own date
         for score in scores {
             #expect(score.keys == ["date", "graphScore", "modified", "name", "path", "recencyScore", "score", "textScore"], "\(score["path"])")
         }
         let system = try #require(plan["system"].string)
         let prompt = try #require(plan["prompt"].string)
-        #expect(prompt.hasPrefix("Excerpts from my notes:\n\n[1] ADR-001 Use SQLite: # ADR-001: Use SQLite for the index"))
+        #expect(prompt.hasPrefix("Excerpts from my notes:\n\n[1] SQLite FTS5 docs: # SQLite FTS5 docs Summary of the parts of"))
         #expect(prompt.hasSuffix("\n\nQuestion: \(Self.question)"))
         let estimatedTokens = try #require(plan["estimatedInputTokens"].int)
         // About 4 characters a token, and one token for each wide character (CJK, emoji).
@@ -172,8 +173,8 @@ struct ExploreCommandTests {
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == Self.shownAnswer + "\n\n" + """
             Sources:
-              [[ADR-001 Use SQLite]] — \(Self.adr)
               [[SQLite FTS5 docs]] — \(Self.fts)
+              [[ADR-001 Use SQLite]] — \(Self.adr)
 
             """, "\(result.output)")
         #expect(result.error == "claude-haiku-4-5-20251001 · 1,200 in / 60 out tokens · $0.0015\n", "\(result.error)")
@@ -196,8 +197,8 @@ struct ExploreCommandTests {
         let message = try #require(body["messages"].array?.first)
         #expect(message["role"] == "user")
         let content = try #require(message["content"].string)
-        #expect(content.hasPrefix("Excerpts from my notes:\n\n[1] ADR-001 Use SQLite: # ADR-001: Use SQLite for the index"))
-        #expect(content.contains("\n\n[2] SQLite FTS5 docs: # SQLite FTS5 docs Summary of the parts of"))
+        #expect(content.hasPrefix("Excerpts from my notes:\n\n[1] SQLite FTS5 docs: # SQLite FTS5 docs Summary of the parts of"))
+        #expect(content.contains("\n\n[2] ADR-001 Use SQLite: # ADR-001: Use SQLite for the index"))
         #expect(content.hasSuffix("\n\nQuestion: \(Self.question)"))
 
         // One ledger line: the call's model and tokens as the stream reported them, and its cost; no prompt,
@@ -240,8 +241,8 @@ struct ExploreCommandTests {
         #expect(sources.count >= 5)
         for source in sources { #expect(source.keys == ["cited", "link", "number", "path"]) }
         #expect(sources.map(\.["number"]) == (1...sources.count).map { .number(Double($0)) })
-        #expect(sources[0] == ["number": 1, "path": .string(Self.adr), "link": "[[ADR-001 Use SQLite]]", "cited": true])
-        #expect(sources[1] == ["number": 2, "path": .string(Self.fts), "link": "[[SQLite FTS5 docs]]", "cited": true])
+        #expect(sources[0] == ["number": 1, "path": .string(Self.fts), "link": "[[SQLite FTS5 docs]]", "cited": true])
+        #expect(sources[1] == ["number": 2, "path": .string(Self.adr), "link": "[[ADR-001 Use SQLite]]", "cited": true])
         #expect(sources.dropFirst(2).allSatisfy { $0["cited"] == false })
         #expect(!result.output.contains("Sources:"), "nothing but the JSON on standard output")
     }

@@ -17,6 +17,19 @@ import RhizomeTestSupport
         #expect(found == ["Sync settings.md"])
     }
 
+    @Test func `a note whose title the question names outranks a long note repeating its words`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Import HTML files.md", "Obsidian can convert a folder of HTML files into notes.\n")
+        let clipping = (1...3).map { _ in "Clip web pages: the HTML of each page becomes markdown, and saved pages keep their HTML. " }.joined()
+        try vault.write("Clippings.md", clipping + "\n")
+        try vault.write("Other.md", "Nothing about that here.\n")
+        try vault.index()
+        let found = try vault.store().relevantNotes(for: "import html files saved from web pages")
+        #expect(found.map(\.path).prefix(2) == ["Import HTML files.md", "Clippings.md"])
+        #expect(IndexStore.titleCoverage("Import HTML files", by: ["import", "html", "file"]) == 1)
+        #expect(IndexStore.titleCoverage("The sync settings", by: ["sync"]) == 0.5)  // `the` is not counted
+    }
+
     @Test func `stems drop one inflection and keep at least three letters`() {
         let cases = [
             ("folders", "folder"), ("copies", "copi"), ("exported", "export"), ("syncing", "sync"), ("boxes", "box"),
@@ -59,14 +72,15 @@ import RhizomeTestSupport
         let vault = try TemporaryVault(copying: Fixtures.corpus("obsidian-help-en")!)
         try vault.index()
         let store = try vault.store()
-        // 27 November 2026 (counts of the top 5 and top 20): English 161 and 169 of 175 (92.0%, 96.6%);
-        // with the glossary, Japanese 18 and 22 of 22, Chinese 17 and 21 of 22; on the held-out set written
-        // after the glossary, Japanese 38 and 40 of 40, Chinese 36 and 39 of 40. The issue asks for 90% and 97%.
+        // 28 November 2026, with the title match (counts of the top 5 and top 20): English 161 and 170 of
+        // 175 (92.0%, 97.1%); with the glossary, Japanese 19 and 22 of 22, Chinese 18 and 22 of 22; on the
+        // held-out set written after the glossary, Japanese 39 and 40 of 40, Chinese 36 and 39 of 40. The
+        // issue asks for 90% and 97%.
         let floors: [(file: String, language: String, count: Int, top5: Int, top20: Int)] = [
-            ("retrieval-questions.json", "en", 175, 161, 169),
-            ("retrieval-questions.json", "ja", 22, 18, 22),
-            ("retrieval-questions.json", "zh", 22, 17, 21),
-            ("retrieval-questions-heldout.json", "ja", 40, 38, 40),
+            ("retrieval-questions.json", "en", 175, 161, 170),
+            ("retrieval-questions.json", "ja", 22, 19, 22),
+            ("retrieval-questions.json", "zh", 22, 18, 22),
+            ("retrieval-questions-heldout.json", "ja", 40, 39, 40),
             ("retrieval-questions-heldout.json", "zh", 40, 36, 39),
         ]
         for floor in floors {
