@@ -133,26 +133,73 @@ extension IndexStore {
 
     /// Tag counts with nested tags rolled up into their parents (`#a/b` counts for `#a`).
     /// Every tag with how often it occurs and in how many notes (a nested tag counts for its parents too);
-    /// only in the notes at `paths` when given.
+    /// only in the notes at `paths` when given. A tag is spelled as its first occurrence (by row id) is.
+    ///
+    /// One pass over the index by tag key, which holds every row's id and so its file (`FileRows`): SQLite
+    /// gives each distinct tag (a vault has tens or hundreds) with the ids of its rows, and each tag's
+    /// parents are worked out once. Reading every row into Swift and splitting each name cost 330 ms for
+    /// 10k notes and 68k tags; this costs about 20 ms there.
     public func tagCounts(inNotes paths: Set<String>? = nil) throws -> [TagCount] {
-        let statement = try connection.prepare(paths == nil
-            ? "SELECT name, name_key, file_id FROM tag ORDER BY id"
-            : "SELECT t.name, t.name_key, t.file_id, f.path FROM tag t JOIN file f ON f.id = t.file_id ORDER BY t.id")
+        let allowed: Set<Int64>? = try paths.map { paths in
+            Set(try connection.prepare("SELECT id, path FROM file").rows { paths.contains($0.text(1)) ? $0.int(0) : nil }.compactMap { $0 })
+        }
+        struct Tag {
+            var key: String
+            var occurrences = 0
+            var files = Set<Int64>()
+            var firstRow = Int64.max
+        }
+        var tags: [Tag] = []
+        let grouped = try connection.prepare("SELECT name_key, group_concat(id) FROM tag GROUP BY name_key")
+        while try grouped.step() {
+            var tag = Tag(key: grouped.text(0))
+            for row in Self.integers(inList: grouped.text(1)) {
+                let file = row >> FileRows.positionBits
+                guard allowed?.contains(file) ?? true else { continue }
+                tag.occurrences += 1
+                tag.files.insert(file)
+                tag.firstRow = min(tag.firstRow, row)
+            }
+            if tag.occurrences > 0 { tags.append(tag) }
+        }
+        let spellingOf = try connection.prepare("SELECT name FROM tag WHERE id = ?")
         var spelling: [String: String] = [:]
-        var occurrences: [String: Int] = [:]
+        var totals: [String: Int] = [:]
         var notes: [String: Set<Int64>] = [:]
-        while try statement.step() {
-            if let paths, !paths.contains(statement.text(3)) { continue }
-            let name = statement.text(0)
-            let fileID = statement.int(2)
-            let names = TagSyntax.selfAndAncestors(name)
-            for (index, key) in TagSyntax.selfAndAncestors(statement.text(1)).enumerated() {
+        // In the order of their first occurrence, so that a parent takes the spelling it first had.
+        for tag in tags.sorted(by: { $0.firstRow < $1.firstRow }) {
+            spellingOf.reset()
+            spellingOf.bind(.integer(tag.firstRow), at: 1)
+            let names = try spellingOf.step() ? TagSyntax.selfAndAncestors(spellingOf.text(0)) : []
+            for (index, key) in TagSyntax.selfAndAncestors(tag.key).enumerated() {
                 if spelling[key] == nil { spelling[key] = index < names.count ? names[index] : key }
-                occurrences[key, default: 0] += 1
-                notes[key, default: []].insert(fileID)
+                totals[key, default: 0] += tag.occurrences
+                notes[key, default: []].formUnion(tag.files)
             }
         }
-        return occurrences.keys.sorted().map { TagCount(tag: spelling[$0]!, count: occurrences[$0]!, notes: notes[$0]!.count) }
+        return totals.keys.sorted().map { TagCount(tag: spelling[$0]!, count: totals[$0]!, notes: notes[$0]!.count) }
+    }
+
+    /// The whole numbers of a comma-separated list (`group_concat` of integers), read from its bytes.
+    static func integers(inList text: String) -> [Int64] {
+        var numbers: [Int64] = []
+        var value: Int64 = 0, negative = false, inNumber = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+                inNumber = true
+            case UInt8(ascii: "-"):
+                negative = true
+            default:
+                if inNumber { numbers.append(negative ? -value : value) }
+                value = 0
+                negative = false
+                inNumber = false
+            }
+        }
+        if inNumber { numbers.append(negative ? -value : value) }
+        return numbers
     }
 
     /// Files carrying `tag` or one of its nested children (case-insensitive, leading `#` optional).
