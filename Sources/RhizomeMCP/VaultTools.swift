@@ -144,7 +144,9 @@ struct VaultTools: Sendable {
             run: { _, arguments, store in
                 let status = try arguments.choice("status", of: ["open", "done", "all"], default: "open")
                 let filter: IndexStore.TaskFilter = status == "open" ? .open : status == "done" ? .done : .all
-                return ToolOutput(capping: try store.tasks(filter), limit: try arguments.int("limit", default: 200, in: 1...5_000))
+                let limit = try arguments.int("limit", default: 200, in: 1...5_000)
+                let page = try store.tasks(filter, limit: limit)
+                return ToolOutput(page.tasks, total: page.total, truncated: page.total > page.tasks.count)
             }),
         Entry(
             tool: tool("properties", title: "Frontmatter properties",

@@ -211,20 +211,39 @@ extension IndexStore {
             """, [.text(key), .text(key), .text(key)])
     }
 
-    public enum TaskFilter: Sendable { case all, open, done }
+    public enum TaskFilter: Sendable {
+        case all, open, done
+
+        /// SQL over the `task` table as `k`.
+        var condition: String {
+            switch self {
+            case .all: "1"
+            case .open: "k.status = ' '"
+            case .done: "k.status IN ('x', 'X')"
+            }
+        }
+    }
 
     public func tasks(_ filter: TaskFilter = .all) throws -> [TaskRecord] {
-        let condition: String
-        switch filter {
-        case .all: condition = "1"
-        case .open: condition = "k.status = ' '"
-        case .done: condition = "k.status IN ('x', 'X')"
-        }
-        return try connection.prepare("""
-            SELECT f.path, k.line, k.status, k.text FROM task k JOIN file f ON f.id = k.file_id WHERE \(condition) ORDER BY f.path, k.line
-            """).rows {
-            TaskRecord(path: $0.text(0), line: Int($0.int(1)), status: $0.text(2), text: $0.text(3), done: ["x", "X"].contains($0.text(2)))
-        }
+        try connection.prepare("""
+            SELECT f.path, k.line, k.status, k.text FROM task k JOIN file f ON f.id = k.file_id WHERE \(filter.condition) ORDER BY f.path, k.line
+            """).rows(Self.taskRecord)
+    }
+
+    /// The first `limit` tasks of `tasks(filter)`, and how many there are in all: SQLite keeps only the
+    /// first ones while sorting (10k notes, 64k tasks: 200 first of 33k open ones in ~25 ms, where reading
+    /// them all took ~150).
+    public func tasks(_ filter: TaskFilter, limit: Int) throws -> (tasks: [TaskRecord], total: Int) {
+        let total = try connection.prepare("SELECT count(*) FROM task k WHERE \(filter.condition)").rows { Int($0.int(0)) }.first ?? 0
+        let tasks = try connection.prepare("""
+            SELECT f.path, k.line, k.status, k.text FROM task k JOIN file f ON f.id = k.file_id WHERE \(filter.condition)
+            ORDER BY f.path, k.line LIMIT ?
+            """).bind(.integer(Int64(limit))).rows(Self.taskRecord)
+        return (tasks, total)
+    }
+
+    private static func taskRecord(_ row: SQLiteStatement) -> TaskRecord {
+        TaskRecord(path: row.text(0), line: Int(row.int(1)), status: row.text(2), text: row.text(3), done: ["x", "X"].contains(row.text(2)))
     }
 
     public func propertySummaries() throws -> [PropertySummary] {
