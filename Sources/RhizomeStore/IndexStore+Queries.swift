@@ -324,12 +324,13 @@ extension IndexStore {
 
     /// Files within `depth` links of `fileID` (breadth-first), nearest first.
     public func neighbors(of fileID: Int64, depth: Int, direction: Direction = .both) throws -> [NeighborRecord] {
+        let adjacency = try LinkAdjacency(connection, direction: direction)
         var distance: [Int64: Int] = [fileID: 0]
         var frontier: [Int64] = [fileID]
         for level in 1...max(1, depth) {
             var next: [Int64] = []
             for node in frontier {
-                for neighbor in try adjacent(to: node, direction: direction) where distance[neighbor] == nil {
+                for neighbor in try adjacency.files(linkedWith: node) where distance[neighbor] == nil {
                     distance[neighbor] = level
                     next.append(neighbor)
                 }
@@ -338,18 +339,21 @@ extension IndexStore {
             if frontier.isEmpty { break }
         }
         distance[fileID] = nil
-        return try distance.compactMap { id, hops in try file(id: id).map { NeighborRecord(path: $0.path, distance: hops) } }
-            .sorted { ($0.distance, $0.path) < ($1.distance, $1.path) }
+        let pathOf = try connection.prepare("SELECT path FROM file WHERE id = ?")
+        return try distance.compactMap { id, hops in
+            try pathOf.bind(.integer(id)).rows { $0.text(0) }.first.map { NeighborRecord(path: $0, distance: hops) }
+        }.sorted { ($0.distance, $0.path) < ($1.distance, $1.path) }
     }
 
     /// The shortest chain of links from one file to another (breadth-first), or nil.
     public func shortestPath(from start: Int64, to goal: Int64, direction: Direction = .outgoing) throws -> [FileRecord]? {
+        let adjacency = try LinkAdjacency(connection, direction: direction)
         var previous: [Int64: Int64] = [start: start]
         var frontier = [start]
         while !frontier.isEmpty, previous[goal] == nil {
             var next: [Int64] = []
             for node in frontier {
-                for neighbor in try adjacent(to: node, direction: direction) where previous[neighbor] == nil {
+                for neighbor in try adjacency.files(linkedWith: node) where previous[neighbor] == nil {
                     previous[neighbor] = node
                     next.append(neighbor)
                 }
@@ -514,17 +518,27 @@ extension IndexStore {
         }
     }
 
-    private func adjacent(to node: Int64, direction: Direction) throws -> [Int64] {
-        var result: [Int64] = []
-        if direction != .incoming {
-            result += try connection.prepare("SELECT DISTINCT target_id FROM link WHERE id BETWEEN ? AND ? AND target_id IS NOT NULL ORDER BY target_id")
-                .bind(FileRows.bounds(of: node)).rows { $0.int(0) }
+    /// The files a file links to or is linked from, by id, with the two statements prepared once for a
+    /// whole walk of the graph (prepared per file, they cost more than the lookups: a `neighbors` of depth 2
+    /// reaches hundreds of files).
+    private struct LinkAdjacency {
+        let outgoing: SQLiteStatement?
+        let incoming: SQLiteStatement?
+
+        init(_ connection: SQLiteConnection, direction: Direction) throws {
+            outgoing = direction == .incoming ? nil
+                : try connection.prepare("SELECT DISTINCT target_id FROM link WHERE id BETWEEN ? AND ? AND target_id IS NOT NULL ORDER BY target_id")
+            incoming = direction == .outgoing ? nil
+                : try connection.prepare("SELECT DISTINCT source_id FROM link WHERE target_id = ? ORDER BY source_id")
         }
-        if direction != .outgoing {
-            result += try connection.prepare("SELECT DISTINCT source_id FROM link WHERE target_id = ? ORDER BY source_id")
-                .bind(.integer(node)).rows { $0.int(0) }
+
+        /// Targets first, then sources, each in id order.
+        func files(linkedWith node: Int64) throws -> [Int64] {
+            var result: [Int64] = []
+            if let outgoing { result += try outgoing.bind(FileRows.bounds(of: node)).rows { $0.int(0) } }
+            if let incoming { result += try incoming.bind(.integer(node)).rows { $0.int(0) } }
+            return result
         }
-        return result
     }
 
     /// Plain words → an FTS5 expression where every word must occur: `"w1" "w2"`; `w*` is a prefix query.
