@@ -140,6 +140,11 @@ extension IndexStore {
     /// parents are worked out once. Reading every row into Swift and splitting each name cost 330 ms for
     /// 10k notes and 68k tags; this costs about 20 ms there.
     public func tagCounts(inNotes paths: Set<String>? = nil) throws -> [TagCount] {
+        // Its reads on one snapshot: a watcher's commit between them could move the row a spelling is read from.
+        try connection.readSnapshot { try tagCountsOfSnapshot(inNotes: paths) }
+    }
+
+    private func tagCountsOfSnapshot(inNotes paths: Set<String>?) throws -> [TagCount] {
         let allowed: Set<Int64>? = try paths.map { paths in
             Set(try connection.prepare("SELECT id, path FROM file").rows { paths.contains($0.text(1)) ? $0.int(0) : nil }.compactMap { $0 })
         }
@@ -234,12 +239,17 @@ extension IndexStore {
     /// first ones while sorting (10k notes, 64k tasks: 200 first of 33k open ones in ~25 ms, where reading
     /// them all took ~150).
     public func tasks(_ filter: TaskFilter, limit: Int) throws -> (tasks: [TaskRecord], total: Int) {
-        let total = try connection.prepare("SELECT count(*) FROM task k WHERE \(filter.condition)").rows { Int($0.int(0)) }.first ?? 0
-        let tasks = try connection.prepare("""
-            SELECT f.path, k.line, k.status, k.text FROM task k JOIN file f ON f.id = k.file_id WHERE \(filter.condition)
-            ORDER BY f.path, k.line LIMIT ?
-            """).bind(.integer(Int64(limit))).rows(Self.taskRecord)
-        return (tasks, total)
+        // Both on one snapshot, so that the count is the count of the list.
+        try connection.readSnapshot {
+            let total = try connection.prepare("""
+                SELECT count(*) FROM task k JOIN file f ON f.id = k.file_id WHERE \(filter.condition)
+                """).rows { Int($0.int(0)) }.first ?? 0
+            let tasks = try connection.prepare("""
+                SELECT f.path, k.line, k.status, k.text FROM task k JOIN file f ON f.id = k.file_id WHERE \(filter.condition)
+                ORDER BY f.path, k.line LIMIT ?
+                """).bind(.integer(Int64(limit))).rows(Self.taskRecord)
+            return (tasks, total)
+        }
     }
 
     private static func taskRecord(_ row: SQLiteStatement) -> TaskRecord {

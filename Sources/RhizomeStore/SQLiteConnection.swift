@@ -138,6 +138,21 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `body`'s reads on one snapshot of the database (a deferred transaction), so that a writer's
+    /// commit between two of its statements is not half seen. Inside a transaction already, just runs it.
+    func readSnapshot<T>(_ body: () throws -> T) throws -> T {
+        guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try executeUnchecked("COMMIT")
+            return result
+        } catch {
+            try? executeUnchecked("ROLLBACK")
+            throw error
+        }
+    }
+
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     var changes: Int { Int(sqlite3_changes(handle)) }
 

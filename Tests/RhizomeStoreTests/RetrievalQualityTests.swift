@@ -28,6 +28,9 @@ import RhizomeTestSupport
         #expect(found.map(\.path).prefix(2) == ["Import HTML files.md", "Clippings.md"])
         #expect(IndexStore.titleCoverage("Import HTML files", by: ["import", "html", "file"]) == 1)
         #expect(IndexStore.titleCoverage("The sync settings", by: ["sync"]) == 0.5)  // `the` is not counted
+        #expect(IndexStore.titleCoverage("Go modules", by: ["module"]) == 1)  // nor a word a question drops
+        let chinese = Set(IndexStore.searchWords(for: "同步冲突怎么处理").map(IndexStore.lightStem))
+        #expect(IndexStore.titleCoverage("同步冲突", by: chinese) == 1)
     }
 
     @Test func `stems drop one inflection and keep at least three letters`() {

@@ -6,7 +6,7 @@ import Foundation
 /// on every row. Pure: the rows come from the caller (the index's pages, `IndexStore.runDataview`).
 ///
 ///     var run = DataviewRun(evaluator: evaluator)
-///     for command in query.commands.dropFirst() { rows = try run.apply(command, to: rows) }
+///     for command in query.commands { rows = try run.apply(command, to: rows) }  // FROM passes rows through
 ///     let table = try run.table(of: query, rows: rows)
 public struct DataviewRun {
     public struct Row: Sendable {
