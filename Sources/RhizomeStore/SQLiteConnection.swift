@@ -127,25 +127,22 @@ final class SQLiteConnection {
 
     /// Runs `body` in an immediate (write-locking) transaction; rolls back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? executeUnchecked("ROLLBACK")
-            throw error
-        }
+        try inTransaction(beginning: "BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body`'s reads on one snapshot of the database (a deferred transaction), so that a writer's
     /// commit between two of its statements is not half seen. Inside a transaction already, just runs it.
     func readSnapshot<T>(_ body: () throws -> T) throws -> T {
         guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
-        try execute("BEGIN")
+        return try inTransaction(beginning: "BEGIN", body)
+    }
+
+    /// `body` between `begin` and `COMMIT`; rolled back if it throws.
+    private func inTransaction<T>(beginning begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let result = try body()
-            try executeUnchecked("COMMIT")
+            try execute("COMMIT")
             return result
         } catch {
             try? executeUnchecked("ROLLBACK")
