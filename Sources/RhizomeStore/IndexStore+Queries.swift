@@ -185,25 +185,21 @@ extension IndexStore {
         return totals.keys.sorted().map { TagCount(tag: spelling[$0]!, count: totals[$0]!, notes: notes[$0]!.count) }
     }
 
-    /// The whole numbers of a comma-separated list (`group_concat` of integers), read from its bytes.
+    /// The row ids of a comma-separated list (`group_concat(id)`: never negative), read from its bytes.
     static func integers(inList text: String) -> [Int64] {
         var numbers: [Int64] = []
-        var value: Int64 = 0, negative = false, inNumber = false
+        var value: Int64 = 0, inNumber = false
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                 value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
                 inNumber = true
-            case UInt8(ascii: "-"):
-                negative = true
-            default:
-                if inNumber { numbers.append(negative ? -value : value) }
+            } else {
+                if inNumber { numbers.append(value) }
                 value = 0
-                negative = false
                 inNumber = false
             }
         }
-        if inNumber { numbers.append(negative ? -value : value) }
+        if inNumber { numbers.append(value) }
         return numbers
     }
 

@@ -60,7 +60,7 @@ extension IndexStore {
             if top.contains(target) { linkCounts[source, default: 0] += 1 }
         }
         let nowNanoseconds = now.timeIntervalSince1970 * 1e9
-        let questionStems = Set(Self.searchWords(for: question).map(Self.lightStem))
+        let questionStems = Set(Self.words(ofTerms: terms).map(Self.lightStem))
         let notes = candidates.map { candidate -> RelevantNote in
             var note = candidate.note
             note.textScore = max(0, note.textScore) / best
@@ -168,7 +168,12 @@ extension IndexStore {
     /// The words `relevantNotes` searches a question for, as a person reads them (`同步冲突` → 同步, 步冲, 冲突,
     /// sync, synchronize, conflict).
     public static func searchWords(for question: String) -> [String] {
-        questionTerms(question).map { term in
+        words(ofTerms: questionTerms(question))
+    }
+
+    /// `questionTerms` as words: unquoted, a CJK pair without the space between its characters.
+    static func words(ofTerms terms: [String]) -> [String] {
+        terms.map { term in
             let word = term.dropFirst().dropLast().replacingOccurrences(of: "\"\"", with: "\"")
             return word.unicodeScalars.contains(where: FullTextSegmenter.isCJK) ? word.replacingOccurrences(of: " ", with: "") : word
         }
