@@ -54,14 +54,29 @@ import RhizomeTestSupport
         // Unresolved links have a null target; property links carry their key.
         #expect(links.contains { $0["linkPath"] as? String == "Onboarding guide" && $0["target"] is NSNull })
         #expect(links.contains { $0["kind"] as? String == "property" && $0["propertyKey"] as? String == "related" })
-        // Stable against the reviewed snapshot (regenerate with RHIZOME_UPDATE_SNAPSHOTS=1 after a deliberate change).
-        let snapshot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/vault-example-links.json")
-        let data = result.output.replacingOccurrences(of: vault.path, with: "<vault>")
+        try Self.expectSnapshot("vault-example-links.json", result.output.replacingOccurrences(of: vault.path, with: "<vault>"))
+    }
+
+    @Test func `graph --json is pinned by a snapshot: every resolved edge with its count`() throws {
+        let cli = try CLIHarness()
+        defer { cli.cleanUp() }
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let result = cli.run(["graph", "--json", "--vault", vault.path])
+        #expect(result.status == 0, "\(result.error)")
+        let edges = try #require((result.json["data"] as? [String: Any])?["edges"] as? [[String: Any]])
+        #expect(edges.allSatisfy { Set($0.keys) == ["source", "target", "count"] })
+        try Self.expectSnapshot("vault-example-graph.json", result.output.replacingOccurrences(of: vault.path, with: "<vault>"))
+    }
+
+    /// Compares `output` with the reviewed file in `Snapshots/` (regenerate with `RHIZOME_UPDATE_SNAPSHOTS=1`
+    /// after a deliberate change, and read the diff).
+    static func expectSnapshot(_ name: String, _ output: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let snapshot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/\(name)")
         if ProcessInfo.processInfo.environment["RHIZOME_UPDATE_SNAPSHOTS"] == "1" {
             try FileManager.default.createDirectory(at: snapshot.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(data.utf8).write(to: snapshot)
+            try Data(output.utf8).write(to: snapshot)
         }
-        #expect(data == (try String(contentsOf: snapshot, encoding: .utf8)))
+        #expect(output == (try String(contentsOf: snapshot, encoding: .utf8)), sourceLocation: sourceLocation)
     }
 
     @Test func unresolvedExitsOneWhenItFindsAny() throws {
