@@ -1,9 +1,8 @@
-import CSQLite
 import Foundation
 import RhizomeCore
 
-/// Read queries over the index: the graph, tags, tasks, properties, search. Shared by the CLI and
-/// (later) the MCP server.
+/// Read queries over the index: notes and their links, orphans and dead ends, tags, tasks, properties,
+/// stats and findings. Search is in `IndexStore+Search`, the graph walks in `+Graph`, the user's SQL in `+UserSQL`.
 extension IndexStore {
     /// Resolves a NOTE argument exactly as a wikilink from the vault root would (`Note`, `Folder/Note`,
     /// `Note.md`, `Note#Heading`), also when pasted as a link or an Obsidian URI (`NoteArgument`).
@@ -272,125 +271,6 @@ extension IndexStore {
         }
     }
 
-    /// Full-text search, best first. Plain words are all required (prefix with `*`), or with `anyWord` any
-    /// of them; `raw` passes FTS5 syntax. Notes whose name contains every word (with `anyWord`, the most
-    /// words) rank first (BM25 gives almost no weight to words that occur in most notes, so it cannot lift
-    /// an exact title match alone), then by BM25 with titles weighted ×10 (which sums over the words a
-    /// note holds, so notes with more of them rank higher).
-    public func search(
-        _ query: String, limit: Int = 20, offset: Int = 0, raw: Bool = false, anyWord: Bool = false,
-        scope: SearchScope = SearchScope(), order: SearchScope.Order = .relevance, highlight: SearchScope.Highlight = .markdown
-    ) throws -> [SearchHit] {
-        let expression = raw ? query : Self.ftsExpression(query, anyWord: anyWord)
-        guard !expression.isEmpty else { return [] }
-        var words = raw ? [] : query.split(whereSeparator: { $0.isWhitespace }).map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "*\"")) }
-        // A word longer than a file name (255 bytes) is in no note's name; past 500 words the name check would
-        // exceed SQLite's expression depth (1,000). Either way the hits rank by BM25 alone, instead of SQLite
-        // failing ("LIKE or GLOB pattern too complex", "Expression tree is too large").
-        if words.contains(where: { $0.utf8.count > Self.longestFileNameBytes }) || words.count > 500 { words = [] }
-        let nameCondition = words.isEmpty ? "0" : words.map { _ in "(f.name LIKE '%' || ? || '%' ESCAPE '\\')" }.joined(separator: anyWord ? " + " : " AND ")
-        let (scopeCondition, scopeValues) = scope.condition
-        let statement = try connection.prepare("""
-            SELECT f.path, snippet(note_fts, 1, '\(FullTextSegmenter.matchStart)', '\(FullTextSegmenter.matchEnd)', '…', 16), bm25(note_fts, 10.0, 1.0) AS score, (\(nameCondition)) AS name_hit
-            FROM note_fts JOIN file f ON f.id = note_fts.rowid
-            WHERE note_fts MATCH ? AND \(scopeCondition) ORDER BY \(order.sql) LIMIT ? OFFSET ?
-            """)
-        statement.bind(words.map { .text(Self.escapeLike($0)) } + [.text(expression)] + scopeValues + [.integer(Int64(limit)), .integer(Int64(offset))])
-        return try statement.rows {
-            SearchHit(path: $0.text(0), snippet: FullTextSegmenter.readable($0.text(1), highlight: highlight).replacingOccurrences(of: "\n", with: " "), score: $0.double(2))
-        }
-    }
-
-    /// Note names (or, when `prefix` holds a `/`, vault paths without `.md`) starting with `prefix`, ignoring
-    /// ASCII case, shortest first: what a shell completes a NOTE argument with.
-    public func noteNames(startingWith prefix: String, limit: Int) throws -> [String] {
-        let byPath = prefix.contains("/")
-        let column = byPath ? "substr(path, 1, length(path) - 3)" : "name"
-        let statement = try connection.prepare("""
-            SELECT DISTINCT \(column) AS candidate FROM file WHERE kind = 'note' AND lower(path) LIKE '%.md'
-            AND candidate LIKE ? || '%' ESCAPE '\\' ORDER BY length(candidate), candidate LIMIT ?
-            """)
-        statement.bind(.text(Self.escapeLike(prefix)), .integer(Int64(limit)))
-        return try statement.rows { $0.text(0) }
-    }
-
-    /// How many notes `search` would find without a limit.
-    public func searchCount(_ query: String, raw: Bool = false, anyWord: Bool = false, scope: SearchScope = SearchScope()) throws -> Int {
-        let expression = raw ? query : Self.ftsExpression(query, anyWord: anyWord)
-        guard !expression.isEmpty else { return 0 }
-        guard !scope.isEmpty else {
-            return try connection.prepare("SELECT count(*) FROM note_fts WHERE note_fts MATCH ?").bind(.text(expression)).rows { Int($0.int(0)) }.first ?? 0
-        }
-        let (condition, values) = scope.condition
-        return try connection.prepare("SELECT count(*) FROM note_fts JOIN file f ON f.id = note_fts.rowid WHERE note_fts MATCH ? AND \(condition)")
-            .bind([.text(expression)] + values).rows { Int($0.int(0)) }.first ?? 0
-    }
-
-    public enum Direction: String, Sendable, CaseIterable { case outgoing, incoming, both }
-
-    /// Files within `depth` links of `fileID` (breadth-first), nearest first.
-    public func neighbors(of fileID: Int64, depth: Int, direction: Direction = .both) throws -> [NeighborRecord] {
-        let adjacency = try LinkAdjacency(connection, direction: direction)
-        var distance: [Int64: Int] = [fileID: 0]
-        var frontier: [Int64] = [fileID]
-        for level in 1...max(1, depth) {
-            var next: [Int64] = []
-            for node in frontier {
-                for neighbor in try adjacency.files(linkedWith: node) where distance[neighbor] == nil {
-                    distance[neighbor] = level
-                    next.append(neighbor)
-                }
-            }
-            frontier = next
-            if frontier.isEmpty { break }
-        }
-        distance[fileID] = nil
-        let pathOf = try connection.prepare("SELECT path FROM file WHERE id = ?")
-        return try distance.compactMap { id, hops in
-            try pathOf.bind(.integer(id)).rows { $0.text(0) }.first.map { NeighborRecord(path: $0, distance: hops) }
-        }.sorted { ($0.distance, $0.path) < ($1.distance, $1.path) }
-    }
-
-    /// The shortest chain of links from one file to another (breadth-first), or nil.
-    public func shortestPath(from start: Int64, to goal: Int64, direction: Direction = .outgoing) throws -> [FileRecord]? {
-        let adjacency = try LinkAdjacency(connection, direction: direction)
-        var previous: [Int64: Int64] = [start: start]
-        var frontier = [start]
-        while !frontier.isEmpty, previous[goal] == nil {
-            var next: [Int64] = []
-            for node in frontier {
-                for neighbor in try adjacency.files(linkedWith: node) where previous[neighbor] == nil {
-                    previous[neighbor] = node
-                    next.append(neighbor)
-                }
-            }
-            frontier = next
-        }
-        guard previous[goal] != nil else { return nil }
-        var chain = [goal]
-        while let last = chain.last, last != start, let before = previous[last] { chain.append(before) }
-        return try chain.reversed().compactMap { try file(id: $0) }
-    }
-
-    /// Whether `source` has at least one resolved link to `target`.
-    public func links(from source: Int64, to target: Int64) throws -> Bool {
-        let statement = try connection.prepare("SELECT 1 FROM link WHERE id BETWEEN ? AND ? AND target_id = ? LIMIT 1")
-        statement.bind(FileRows.bounds(of: source) + [.integer(target)])
-        return try statement.step()
-    }
-
-    public func graph(includeAttachments: Bool = true) throws -> GraphExport {
-        let kinds = includeAttachments ? "1" : "kind != 'attachment'"
-        let nodes = try connection.prepare("SELECT path, kind FROM file WHERE \(kinds) ORDER BY path").rows {
-            GraphExport.Node(path: $0.text(0), kind: $0.text(1))
-        }
-        let edges = try connection.prepare("""
-            SELECT s.path, t.path, count(*) FROM link l JOIN file s ON s.id = l.source_id JOIN file t ON t.id = l.target_id
-            WHERE \(includeAttachments ? "1" : "t.kind != 'attachment'") GROUP BY l.source_id, l.target_id ORDER BY s.path, t.path
-            """).rows { GraphExport.Edge(source: $0.text(0), target: $0.text(1), count: Int($0.int(2))) }
-        return GraphExport(nodes: nodes, edges: edges)
-    }
-
     public func stats() throws -> VaultStats {
         let statement = try connection.prepare("""
             SELECT (SELECT count(*) FROM file WHERE kind = 'note'), (SELECT count(*) FROM file WHERE kind = 'canvas'),
@@ -427,78 +307,6 @@ extension IndexStore {
         }
     }
 
-    /// Runs one read-only statement (the index must have been opened with `init(readOnlyPath:)` or the
-    /// statement must not write; anything else is refused, and so are `ATTACH` and `DETACH`). Errors the
-    /// statement itself causes while it runs (bad JSON, a function misused) are `.invalidQuery`: the
-    /// user's to fix.
-    public func readOnlyQuery(_ sql: String, maxRows: Int = 100_000) throws -> SQLResult {
-        let statement = try prepareUserQuery(sql)
-        guard statement.isReadOnly else { throw StoreError.notReadOnly }
-        let columns = (0..<statement.columnCount).map { statement.columnName($0) }
-        var rows: [[JSONValue]] = []
-        do {
-            while rows.count < maxRows, try statement.step() {
-                rows.append((0..<statement.columnCount).map { index in
-                    switch statement.value(index) {
-                    case .null: return .null
-                    case .integer(let value): return .integer(value)
-                    case .real(let value): return .number(value)
-                    case .text(let value): return .string(value)
-                    }
-                })
-            }
-        } catch {
-            throw Self.userQueryError(error)
-        }
-        return SQLResult(columns: columns, rows: rows)
-    }
-
-    /// Runs one read-only statement for an untrusted caller (an agent over MCP): on a connection of its
-    /// own (settings a statement changes, such as a `PRAGMA`, die with it), unable to `ATTACH` other
-    /// database files, and ended by `deadline`.
-    public static func untrustedQuery(databasePath: String, sql: String, maxRows: Int, deadline: QueryDeadline) throws -> SQLResult {
-        let store = try IndexStore(readOnlyPath: databasePath)
-        sqlite3_limit(store.connection.handle, SQLITE_LIMIT_ATTACHED, 0)
-        return try store.withDeadline(deadline) { try store.readOnlyQuery(sql, maxRows: maxRows) }
-    }
-
-    /// A failure while the user's statement runs: its own mistakes are `.invalidQuery` (exit 2), a
-    /// write `.notReadOnly`; a broken or busy index stays an SQLite error.
-    private static func userQueryError(_ error: Error) -> Error {
-        guard case .sqlite(let code, let message, _)? = error as? StoreError else { return error }
-        switch code & 0xFF {
-        case SQLITE_READONLY: return StoreError.notReadOnly
-        case SQLITE_ERROR, SQLITE_AUTH, SQLITE_RANGE, SQLITE_MISMATCH, SQLITE_TOOBIG, SQLITE_CONSTRAINT:
-            return StoreError.invalidQuery(message: message)
-        default: return error
-        }
-    }
-
-    // MARK: Helpers
-
-    /// Compiles the user's SQL; a statement that does not compile is a usage error, not a broken index.
-    /// `ATTACH` and `DETACH` are refused while compiling (an authorizer), before they touch any file.
-    private func prepareUserQuery(_ sql: String) throws(StoreError) -> SQLiteStatement {
-        let attach = AttachWatch()
-        let handle = connection.handle
-        sqlite3_set_authorizer(handle, { context, action, _, _, _, _ in
-            guard action == SQLITE_ATTACH || action == SQLITE_DETACH, let context else { return SQLITE_OK }
-            Unmanaged<AttachWatch>.fromOpaque(context).takeUnretainedValue().attempted = true
-            return SQLITE_DENY
-        }, Unmanaged.passUnretained(attach).toOpaque())
-        defer {
-            sqlite3_set_authorizer(handle, nil, nil)
-            withExtendedLifetime(attach) {}
-        }
-        do {
-            return try connection.prepareSingle(sql)
-        } catch {
-            if attach.attempted { throw .attachRefused }
-            guard case .sqlite(_, let message, _) = error else { throw error }
-            throw message.hasPrefix("cannot modify") ? .notReadOnly : .invalidQuery(message: message)
-        }
-    }
-
     static let fileColumns = "f.id, f.path, f.name, f.folder, f.kind, f.size, f.mtime_ns, f.real_path"
 
     static func fileRecord(_ statement: SQLiteStatement) -> FileRecord {
@@ -524,48 +332,6 @@ extension IndexStore {
         }
     }
 
-    /// The files a file links to or is linked from, by id, with the two statements prepared once for a
-    /// whole walk of the graph (prepared per file, they cost more than the lookups: a `neighbors` of depth 2
-    /// reaches hundreds of files).
-    private struct LinkAdjacency {
-        let outgoing: SQLiteStatement?
-        let incoming: SQLiteStatement?
-
-        init(_ connection: SQLiteConnection, direction: Direction) throws {
-            outgoing = direction == .incoming ? nil
-                : try connection.prepare("SELECT DISTINCT target_id FROM link WHERE id BETWEEN ? AND ? AND target_id IS NOT NULL ORDER BY target_id")
-            incoming = direction == .outgoing ? nil
-                : try connection.prepare("SELECT DISTINCT source_id FROM link WHERE target_id = ? ORDER BY source_id")
-        }
-
-        /// Targets first, then sources, each in id order.
-        func files(linkedWith node: Int64) throws -> [Int64] {
-            var result: [Int64] = []
-            if let outgoing { result += try outgoing.bind(FileRows.bounds(of: node)).rows { $0.int(0) } }
-            if let incoming { result += try incoming.bind(.integer(node)).rows { $0.int(0) } }
-            return result
-        }
-    }
-
-    /// Plain words → an FTS5 expression where every word must occur: `"w1" "w2"`; `w*` is a prefix query.
-    static func ftsExpression(_ query: String, anyWord: Bool = false) -> String {
-        query.split(whereSeparator: { $0.isWhitespace }).map { word -> String in
-            var token = String(word)
-            let isPrefix = token.hasSuffix("*") && token.count > 1
-            if isPrefix { token.removeLast() }
-            let quoted = FullTextSegmenter.term(token)
-            return isPrefix ? quoted + "*" : quoted
-        }.joined(separator: anyWord ? " OR " : " ")
-    }
-
-    /// `search` as people and agents want it: every word, or, when no note has every word of a query of
-    /// several, any of them (`anyWord` in the result says which answered).
-    public func searchFallingBack(_ query: String, limit: Int) throws -> (hits: [SearchHit], anyWord: Bool) {
-        let hits = try search(query, limit: limit)
-        guard hits.isEmpty, query.split(whereSeparator: { $0.isWhitespace }).count > 1 else { return (hits, false) }
-        return (try search(query, limit: limit, anyWord: true), true)
-    }
-
     static func folded(_ text: String) -> [Character] {
         Array(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
     }
@@ -587,9 +353,4 @@ extension IndexStore {
     static func escapeLike(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
     }
-}
-
-/// Whether the user's statement tried to `ATTACH` or `DETACH` (set by SQLite's authorizer).
-private final class AttachWatch {
-    var attempted = false
 }

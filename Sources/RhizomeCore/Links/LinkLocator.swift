@@ -87,10 +87,6 @@ public enum LinkLocator {
     }
 }
 
-private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]"), bang = UInt8(ascii: "!"), hash = UInt8(ascii: "#")
-private let pipe = UInt8(ascii: "|"), backslash = UInt8(ascii: "\\"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
-private let openParen = UInt8(ascii: "("), closeParen = UInt8(ascii: ")"), lessThan = UInt8(ascii: "<"), greaterThan = UInt8(ascii: ">")
-private let newline = UInt8(ascii: "\n"), quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'")
 
 /// Reads one link's syntax again at a known position.
 private struct Reader {
@@ -104,8 +100,8 @@ private struct Reader {
 
     func trimmed(_ start: Int, _ end: Int) -> Range<Int> {
         var low = start, high = end
-        while low < high, bytes[low] == space || bytes[low] == tab { low += 1 }
-        while high > low, bytes[high - 1] == space || bytes[high - 1] == tab { high -= 1 }
+        while low < high, bytes[low] == ASCII.space || bytes[low] == ASCII.tab { low += 1 }
+        while high > low, bytes[high - 1] == ASCII.space || bytes[high - 1] == ASCII.tab { high -= 1 }
         return low..<high
     }
 
@@ -116,14 +112,14 @@ private struct Reader {
     func yamlContainer(at start: Int, knowing earlier: (start: Int, container: LocatedLink.Container)? = nil) -> LocatedLink.Container {
         var index = start - 1
         let stop = earlier.flatMap { $0.start <= start ? $0.start : nil } ?? -1
-        while index >= 0, bytes[index] != newline {
+        while index >= 0, bytes[index] != ASCII.newline {
             if index < stop, let earlier { return earlier.container }
             let byte = bytes[index]
-            if byte == quote || byte == apostrophe {
+            if byte == ASCII.quote || byte == ASCII.apostrophe {
                 var before = index - 1
-                while before >= 0, bytes[before] == space || bytes[before] == tab { before -= 1 }
-                if before < 0 || [newline, UInt8(ascii: ":"), UInt8(ascii: "-"), openBracket, UInt8(ascii: ","), UInt8(ascii: "{")].contains(bytes[before]) {
-                    return byte == quote ? .yamlDoubleQuoted : .yamlSingleQuoted
+                while before >= 0, bytes[before] == ASCII.space || bytes[before] == ASCII.tab { before -= 1 }
+                if before < 0 || [ASCII.newline, UInt8(ascii: ":"), UInt8(ascii: "-"), ASCII.openBracket, UInt8(ascii: ","), UInt8(ascii: "{")].contains(bytes[before]) {
+                    return byte == ASCII.quote ? .yamlDoubleQuoted : .yamlSingleQuoted
                 }
             }
             index -= 1
@@ -134,14 +130,14 @@ private struct Reader {
     /// `[[path#sub|display]]` (or `![[…]]`) starting at `start`.
     func wikilink(_ link: LinkOccurrence, at start: Int, container: LocatedLink.Container) -> LocatedLink? {
         var open = start
-        if open < bytes.count, bytes[open] == bang { open += 1 }
-        guard open + 1 < bytes.count, bytes[open] == openBracket, bytes[open + 1] == openBracket else { return nil }
+        if open < bytes.count, bytes[open] == ASCII.bang { open += 1 }
+        guard open + 1 < bytes.count, bytes[open] == ASCII.openBracket, bytes[open + 1] == ASCII.openBracket else { return nil }
         let innerStart = open + 2
         let end = lineEnd(from: innerStart)
         var close: Int? = nil
         var index = innerStart
         while index + 1 < end {
-            if bytes[index] == closeBracket, bytes[index + 1] == closeBracket { close = index; break }
+            if bytes[index] == ASCII.closeBracket, bytes[index + 1] == ASCII.closeBracket { close = index; break }
             index += 1
         }
         guard let close else { return nil }
@@ -149,14 +145,14 @@ private struct Reader {
         // A leading `|` belongs to the path (as in the scanner).
         var position = innerStart + 1
         while position < close {
-            if bytes[position] == pipe {
-                pathEnd = bytes[position - 1] == backslash ? position - 1 : position
+            if bytes[position] == ASCII.pipe {
+                pathEnd = bytes[position - 1] == ASCII.backslash ? position - 1 : position
                 break
             }
             position += 1
         }
         var subpathRange: Range<Int>? = nil
-        if let hashAt = bytes[innerStart..<pathEnd].firstIndex(of: hash) {
+        if let hashAt = bytes[innerStart..<pathEnd].firstIndex(of: ASCII.hash) {
             subpathRange = trimmed(hashAt + 1, pathEnd)
             pathEnd = hashAt
         }
@@ -168,40 +164,40 @@ private struct Reader {
     /// `[text](destination "title")` (or `![…](…)`) starting at `start`.
     func markdownLink(_ link: LinkOccurrence, at start: Int, container: LocatedLink.Container) -> LocatedLink? {
         var open = start
-        if open < bytes.count, bytes[open] == bang { open += 1 }
-        guard open < bytes.count, bytes[open] == openBracket else { return nil }
+        if open < bytes.count, bytes[open] == ASCII.bang { open += 1 }
+        guard open < bytes.count, bytes[open] == ASCII.openBracket else { return nil }
         let end = lineEnd(from: open)
         var depth = 0
         var index = open
         var textClose: Int? = nil
         while index < end {
             let byte = bytes[index]
-            if byte == backslash { index += 2; continue }
-            if byte == openBracket { depth += 1 }
-            if byte == closeBracket {
+            if byte == ASCII.backslash { index += 2; continue }
+            if byte == ASCII.openBracket { depth += 1 }
+            if byte == ASCII.closeBracket {
                 depth -= 1
                 if depth == 0 { textClose = index; break }
             }
             index += 1
         }
-        guard let textClose, textClose + 1 < end, bytes[textClose + 1] == openParen else { return nil }
+        guard let textClose, textClose + 1 < end, bytes[textClose + 1] == ASCII.openParen else { return nil }
         var destinationStart = textClose + 2
-        while destinationStart < end, bytes[destinationStart] == space || bytes[destinationStart] == tab { destinationStart += 1 }
+        while destinationStart < end, bytes[destinationStart] == ASCII.space || bytes[destinationStart] == ASCII.tab { destinationStart += 1 }
         var destinationEnd = destinationStart
         var syntax = LocatedLink.Syntax.markdown
-        if destinationStart < end, bytes[destinationStart] == lessThan {
+        if destinationStart < end, bytes[destinationStart] == ASCII.lessThan {
             syntax = .markdownAngle
             destinationStart += 1
-            guard let close = bytes[destinationStart..<end].firstIndex(of: greaterThan) else { return nil }
+            guard let close = bytes[destinationStart..<end].firstIndex(of: ASCII.greaterThan) else { return nil }
             destinationEnd = close
         } else {
             var parenDepth = 0
             while destinationEnd < end {
                 let byte = bytes[destinationEnd]
-                if byte == space || byte == tab { break }
-                if byte == backslash { destinationEnd += 2; continue }
-                if byte == openParen { parenDepth += 1 }
-                if byte == closeParen {
+                if byte == ASCII.space || byte == ASCII.tab { break }
+                if byte == ASCII.backslash { destinationEnd += 2; continue }
+                if byte == ASCII.openParen { parenDepth += 1 }
+                if byte == ASCII.closeParen {
                     if parenDepth == 0 { break }
                     parenDepth -= 1
                 }
@@ -213,7 +209,7 @@ private struct Reader {
         // such a link is not located, so it is never rewritten).
         var pathEnd = destinationEnd
         var subpathRange: Range<Int>? = nil
-        if let hashAt = bytes[destinationStart..<destinationEnd].firstIndex(of: hash) {
+        if let hashAt = bytes[destinationStart..<destinationEnd].firstIndex(of: ASCII.hash) {
             pathEnd = hashAt
             subpathRange = (hashAt + 1)..<destinationEnd
         }
@@ -228,11 +224,11 @@ private struct Reader {
     func markdownLinkOnLine(_ link: LinkOccurrence, from start: Int, container: LocatedLink.Container) -> LocatedLink? {
         if let exact = markdownLink(link, at: start, container: container) { return exact }
         var lineStart = start
-        while lineStart > 0, bytes[lineStart - 1] != newline { lineStart -= 1 }
+        while lineStart > 0, bytes[lineStart - 1] != ASCII.newline { lineStart -= 1 }
         let end = lineEnd(from: start)
         var index = lineStart
         while index < end {
-            if bytes[index] == openBracket, let found = markdownLink(link, at: index, container: container) { return found }
+            if bytes[index] == ASCII.openBracket, let found = markdownLink(link, at: index, container: container) { return found }
             index += 1
         }
         return nil
@@ -241,9 +237,9 @@ private struct Reader {
     /// A canvas `file` node's value: the JSON string whose content starts at `start`.
     func canvasFile(_ link: LinkOccurrence, at start: Int) -> LocatedLink? {
         var end = start
-        while end < bytes.count, bytes[end] != quote {
-            if bytes[end] == backslash { return nil }  // an escaped path: not rewritten
-            if bytes[end] == newline { return nil }
+        while end < bytes.count, bytes[end] != ASCII.quote {
+            if bytes[end] == ASCII.backslash { return nil }  // an escaped path: not rewritten
+            if bytes[end] == ASCII.newline { return nil }
             end += 1
         }
         guard end < bytes.count, UnicodeNormalization.nfc(text(start..<end)) == link.path else { return nil }
@@ -256,9 +252,9 @@ private struct Reader {
         var raw = text(range)
         switch container {
         case .jsonString, .yamlDoubleQuoted:
-            if raw.utf8.contains(backslash) { return false }
+            if raw.utf8.contains(ASCII.backslash) { return false }
         case .yamlSingleQuoted:
-            if raw.utf8.contains(apostrophe) { return false }
+            if raw.utf8.contains(ASCII.apostrophe) { return false }
         case .markdown, .yamlPlain:
             break
         }
