@@ -1,4 +1,5 @@
 import Foundation
+import RhizomeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -101,13 +102,17 @@ public struct UsageLedger: Sendable {
         entries().filter { $0.time.hasPrefix(month) }.compactMap(\.costUSD).reduce(0, +)
     }
 
-    public enum LedgerError: Error, CustomStringConvertible {
+    /// The ledger cannot be written (a call's cost is then shown as a warning, not recorded).
+    public enum LedgerError: ExplainedError {
         case cannotWrite(path: String, reason: String)
 
-        public var description: String {
+        public var code: String { "ledger-unwritable" }
+        public var isUserMistake: Bool { true }
+
+        public var message: ErrorMessage {
             switch self {
             case .cannotWrite(let path, let reason):
-                return "cannot record the call's usage in \(path) (\(reason)); set RHIZOME_USAGE_LEDGER to a writable file"
+                return ErrorMessage("cannot record the call's usage in \(path) (\(reason))", "; ", "set RHIZOME_USAGE_LEDGER to a writable file")
             }
         }
     }

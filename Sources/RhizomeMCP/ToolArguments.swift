@@ -135,7 +135,7 @@ struct ToolArguments {
 
 /// Why a tool call has no answer; sent to the agent as an error result (`isError: true`), never thrown
 /// across the protocol.
-enum ToolError: Error, Sendable {
+enum ToolError: RhizomeError {
     case invalidArgument(String)
     case noteNotFound(String, suggestions: [String])
     case unknownTool(String)
@@ -154,8 +154,16 @@ enum ToolError: Error, Sendable {
     }
 
     var message: String { explained.text }
+    var description: String { explained.text }
     /// How to fix it, when that can be said apart (the failed call's `fix`).
     var fix: String? { explained.fix }
+    /// The agent's to fix, except an index still being built or a failure passed on from below.
+    var isUserMistake: Bool {
+        switch self {
+        case .invalidArgument, .noteNotFound, .unknownTool: return true
+        case .notReady, .failed: return false
+        }
+    }
 
     private var explained: ErrorMessage {
         switch self {

@@ -106,6 +106,12 @@ import RhizomeTestSupport
         #expect(validated.body["data"].array?.filter { $0["severity"] == "error" }.isEmpty != false, "\(validated.body)")
         let unknownType = try session.call("create_note", ["type": "nonesuch", "title": "X"])
         #expect(unknownType.isError)
+        // A body whose own frontmatter cannot take the properties is the agent's to fix, not an internal error.
+        let badBody = try session.call("create_note", ["path": "Inbox/Broken", "properties": ["tags": ["idea"]], "body": "---\ntitle: [unclosed\n---\n# Broken\n"])
+        #expect(badBody.isError)
+        #expect(badBody.body["error"]["code"] == "frontmatter-not-editable", "\(badBody.body)")
+        #expect(badBody.body["error"]["fix"].string?.contains("Fix the YAML by hand") == true, "\(badBody.body)")
+        #expect(!FileManager.default.fileExists(atPath: vault.url("Inbox/Broken.md").path))
         let deleted = try session.call("delete_note", ["note": "Inbox/Idea"])
         #expect(!deleted.isError, "\(deleted.body)")
         #expect(FileManager.default.fileExists(atPath: vault.url(".trash/Idea.md").path))

@@ -418,27 +418,32 @@ private enum TopLevelKeyScanner {
     }
 }
 
-/// Why a note's frontmatter cannot be rewritten. Nothing was changed in any of these cases.
-public enum FrontmatterEditError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a note's frontmatter cannot be rewritten. Nothing was changed in any of these cases; the note (or
+/// the text given for a new one) is the user's to fix.
+public enum FrontmatterEditError: ExplainedError, Equatable {
     case invalidYAML(line: Int, column: Int, message: String)
     case unclosedBlock
     case notAMapping
     case notBlockStyle
 
-    public var description: String {
+    public var code: String { "frontmatter-not-editable" }
+    public var isUserMistake: Bool { true }
+
+    public var message: ErrorMessage {
         switch self {
         case .invalidYAML(let line, let column, let message):
-            return "the frontmatter is not valid YAML (line \(line), column \(column): \(message)), so Rhizome will not rewrite it. "
-                + "Fix the YAML by hand (quote values that contain `: ` or `#`, or start with `[`, `{`, `*`, `&`, `!`), then run the command again."
+            return ErrorMessage("the frontmatter is not valid YAML (line \(line), column \(column): \(message)), so Rhizome will not rewrite it", ". ",
+                                "Fix the YAML by hand (quote values that contain `: ` or `#`, or start with `[`, `{`, `*`, `&`, `!`), then run the command again.")
         case .unclosedBlock:
-            return "the file starts with `---` but the frontmatter block is never closed, so Rhizome will not rewrite it. "
-                + "Add a line `---` after the last property."
+            return ErrorMessage("the file starts with `---` but the frontmatter block is never closed, so Rhizome will not rewrite it", ". ",
+                                "Add a line `---` after the last property.")
         case .notAMapping:
-            return "the frontmatter is not a set of `key: value` properties (it is a single value or a list), so Rhizome will not rewrite it. "
-                + "Write one `key: value` line per property."
+            return ErrorMessage("the frontmatter is not a set of `key: value` properties (it is a single value or a list), so Rhizome will not rewrite it", ". ",
+                                "Write one `key: value` line per property.")
         case .notBlockStyle:
-            return "the frontmatter is not plain `key: value` lines (it is written in flow or JSON style `{…}`, has keys that do not start "
-                + "their line, or contains `---`/`...` document markers), so Rhizome will not rewrite it. Write one `key: value` line per property, each key at the start of its line."
+            return ErrorMessage("the frontmatter is not plain `key: value` lines (it is written in flow or JSON style `{…}`, has keys that do not start "
+                                + "their line, or contains `---`/`...` document markers), so Rhizome will not rewrite it", ". ",
+                                "Write one `key: value` line per property, each key at the start of its line.")
         }
     }
 }
