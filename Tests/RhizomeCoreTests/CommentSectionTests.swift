@@ -1,6 +1,6 @@
 /// `%% … %%` comment sections as Obsidian reads them: a multi-line `%%` block is one comment section
 /// with no headings, list items, tasks or block ids inside, while its links, tags and inline fields still
-/// count (docs/OBSIDIAN.md, "Links and embeds"). The notes are shapes seen in real vaults: a
+/// count (docs/OBSIDIAN.md, "Links in the body"). The notes are shapes seen in real vaults: a
 /// template's hidden instructions, a task list parked in a comment.
 import Testing
 import RhizomeCore

@@ -1,4 +1,4 @@
-/// Tests of `LinkResolver`: one test per rule of docs/OBSIDIAN.md, "Resolving a link path to a file",
+/// Tests of `LinkResolver`: one test per rule of docs/OBSIDIAN.md, "Resolving a link to a file",
 /// and of the resolve keys incremental indexing relies on.
 import Testing
 @testable import RhizomeCore

@@ -161,7 +161,7 @@ struct WatchLogLine: Encodable {
 }
 
 extension ISO8601DateFormatter {
-    nonisolated(unsafe) static let withFractionalSeconds: ISO8601DateFormatter = {
+    nonisolated(unsafe) static let withFractionalSeconds: ISO8601DateFormatter = {  // configured once, then only formats: thread-safe, not marked Sendable
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter

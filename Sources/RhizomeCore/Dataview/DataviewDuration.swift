@@ -98,7 +98,7 @@ public struct DataviewDuration: Sendable, Hashable {
     }
 
     static let day = 86_400_000.0
-    nonisolated(unsafe) static let unitMilliseconds: [(WritableKeyPath<DataviewDuration, Double>, Double)] = [
+    nonisolated(unsafe) static let unitMilliseconds: [(WritableKeyPath<DataviewDuration, Double>, Double)] = [  // immutable; key paths are not marked Sendable
         (\.years, 365 * day), (\.months, 30 * day), (\.weeks, 7 * day), (\.days, day), (\.hours, 3_600_000),
         (\.minutes, 60_000), (\.seconds, 1000), (\.milliseconds, 1),
     ]
