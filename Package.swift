@@ -50,7 +50,7 @@ let package = Package(
             ]
         ),
         // Changes to the vault that CLI and MCP share: link-safe moves, trash, undo, journaled and crash safe.
-        .target(name: "RhizomeOperations", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeClaude"]),
+        .target(name: "RhizomeOperations", dependencies: ["RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeClaude"]),
         // Claude over the vault: the Anthropic Messages API client (HTTPS, SSE streaming, retries).
         .target(name: "RhizomeClaude", dependencies: ["RhizomeCore"]),
         // Command-line interface as a library, so tests drive it in-process.
