@@ -1,6 +1,7 @@
 import ArgumentParser
 import RhizomeCore
 import RhizomeStore
+import RhizomeOperations
 
 /// `rhizome fix`: repairs frontmatter that a schema (or Obsidian's own rules) says is wrong, when the
 /// repair is safe. A dry run (a diff) unless `--write`.
@@ -39,40 +40,17 @@ struct FixCommand: RhizomeSubcommand {
         let session = try VaultSession.open(global, context: context, writes: write)
         let notePaths = try session.store.notePaths()
         let filter = try PathFilter(paths, vaultPath: session.vaultPath, context: context, knownPaths: notePaths, resolveNote: { try? session.store.resolveNote($0)?.path })
-        var options = FixPlanner.Options(populate: populate, unsafe: unsafe, reorder: reorder)
-        options.takenIDs = Set(try session.store.typedNotes().compactMap(\.id))
-
-        var rewrite = try NoteRewrite(vaultPath: session.vaultPath, write: write)
-        for path in notePaths where filter.includes(path) && !catalog.config.isExcluded(path) {
-            guard let (diskPath, bytes) = rewrite.read(path) else { continue }
-            let frontmatter = NoteParser.frontmatter(bytes, path: path)  // the body is not needed
-            let typing = catalog.classify(frontmatter, path: path)
-            guard frontmatter != nil || typing.schema != nil else { continue }
-            var editor: FrontmatterEditor
-            do {
-                editor = try FrontmatterEditor(fileBytes: bytes)
-            } catch {
-                // Flow-style or JSON frontmatter is valid, just not editable line by line: nothing to report.
-                if error != .notBlockStyle, frontmatter != nil || options.populate { rewrite.skip(path, error.description) }
-                continue
-            }
-            let fixes = FixPlanner.apply(to: &editor, frontmatter: frontmatter, typing: typing, path: path, options: options)
-            // Two notes in this run must not be given the same inferred id either.
-            if let field = typing.schema?.id?.field, let id = editor.value(forKey: field).flatMap({ $0.value.scalarText }) { options.takenIDs.insert(id) }
-            guard !fixes.isEmpty else { continue }
-            rewrite.apply(path: path, diskPath: diskPath, bytes: bytes, newBytes: editor.renderedBytes(), fixes: fixes)
-        }
-        let fixTotal = rewrite.changes.reduce(0) { $0 + $1.fixes.count }
-        try rewrite.commit(vaultPath: session.vaultPath, databasePath: session.databasePath, kind: "fix",
-                           summary: "fix \(rewrite.changes.count) note\(rewrite.changes.count == 1 ? "" : "s") (\(fixTotal) fix\(fixTotal == 1 ? "" : "es"))")
-        let (changes, skipped) = (rewrite.changes, rewrite.skipped)
+        let fix = FixOperation(vaultPath: session.vaultPath, databasePath: session.databasePath,
+                               options: FixPlanner.Options(populate: populate, unsafe: unsafe, reorder: reorder), write: write)
+        let report = try fix.run(store: session.store, catalog: catalog, includes: filter.includes).report
+        let (changes, skipped) = (report.changes, report.skipped)
         if write && !changes.isEmpty {
             _ = try VaultSession.open(global, context: context)  // the index follows the rewritten notes
         }
 
         let fixCount = changes.reduce(0) { $0 + $1.fixes.count }
         if global.json {
-            printJSON(rewrite.report, vault: session.vaultPath, context: context)
+            printJSON(report, vault: session.vaultPath, context: context)
         } else {
             for change in changes {
                 context.print(change.diff, terminator: "")

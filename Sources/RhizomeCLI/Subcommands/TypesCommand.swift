@@ -1,6 +1,7 @@
 import ArgumentParser
 import RhizomeCore
 import RhizomeStore
+import RhizomeOperations
 
 /// `rhizome types`: the `type:` values in the vault and which have schemas; `types migrate` renames one.
 struct TypesCommand: RhizomeSubcommand {
@@ -92,30 +93,12 @@ struct TypesCommand: RhizomeSubcommand {
     }
 
     private func migrate(from: String, to: String, catalog: SchemaCatalog, session: VaultSession, context: CommandContext) throws -> ExitStatus {
-        var rewrite = try NoteRewrite(vaultPath: session.vaultPath, write: write)
-        for path in try session.store.notes(withTypeValue: from, key: catalog.config.typeKey) {
-            guard let (diskPath, bytes) = rewrite.read(path) else { continue }
-            var editor: FrontmatterEditor
-            do {
-                editor = try FrontmatterEditor(fileBytes: bytes)
-            } catch {
-                rewrite.skip(path, error.description)
-                continue
-            }
-            let typeKey = catalog.config.typeKey
-            guard editor.setValue(.string(to), forKey: typeKey) else {
-                rewrite.skip(path, "the `\(typeKey)` line could not be rewritten")
-                continue
-            }
-            let fix = FixPlanner.AppliedFix(code: "type-migration", key: typeKey, description: "\(typeKey): \(from) → \(to)")
-            rewrite.apply(path: path, diskPath: diskPath, bytes: bytes, newBytes: editor.renderedBytes(), fixes: [fix])
-        }
-        try rewrite.commit(vaultPath: session.vaultPath, databasePath: session.databasePath, kind: "types migrate",
-                           summary: "types migrate \(from) → \(to) (\(rewrite.changes.count) note\(rewrite.changes.count == 1 ? "" : "s"))")
-        let (changes, skipped) = (rewrite.changes, rewrite.skipped)
+        let migration = TypeMigration(vaultPath: session.vaultPath, databasePath: session.databasePath, typeKey: catalog.config.typeKey, write: write)
+        let report = try migration.run(from: from, to: to, store: session.store).report
+        let (changes, skipped) = (report.changes, report.skipped)
         if write && !changes.isEmpty { _ = try VaultSession.open(global, context: context) }
         if global.json {
-            printJSON(rewrite.report, vault: session.vaultPath, context: context)
+            printJSON(report, vault: session.vaultPath, context: context)
         } else {
             for change in changes { context.print(change.diff, terminator: "") }
             for item in skipped { context.printError("warning: \(item.path): not changed: \(item.reason)") }

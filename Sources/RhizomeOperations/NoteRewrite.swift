@@ -1,6 +1,5 @@
 import Foundation
 import RhizomeCore
-import RhizomeOperations
 
 /// The shared end of `fix` and `types migrate`: each note's new bytes become a diff and, with `--write`,
 /// part of one journaled change (`commit`), unless Rhizome must leave the note alone (a symlink leading
@@ -8,41 +7,42 @@ import RhizomeOperations
 /// write would refuse, the dry run reports too.
 /// The change is all or nothing: a note changed on disk meanwhile stops it and reverses what was written,
 /// and `rhizome undo --write` reverses it later.
-struct NoteRewrite {
-    struct Change: Encodable {
-        var path: String
-        var fixes: [FixPlanner.AppliedFix]
-        var diff: String
-        var written: Bool
+public struct NoteRewrite {
+    public struct Change: Encodable, Sendable {
+        public var path: String
+        public var fixes: [FixPlanner.AppliedFix]
+        public var diff: String
+        public var written: Bool
     }
 
-    struct Skipped: Encodable {
-        var path: String
-        var reason: String
+    public struct Skipped: Encodable, Sendable {
+        public var path: String
+        public var reason: String
     }
 
-    struct Report: Encodable {
-        var changes: [Change]
-        var skipped: [Skipped]
-        var wrote: Bool
+    /// What `fix --json` and `types migrate --json` print.
+    public struct Report: Encodable, Sendable {
+        public var changes: [Change]
+        public var skipped: [Skipped]
+        public var wrote: Bool
     }
 
     let files: VaultFiles
-    let write: Bool
-    private(set) var changes: [Change] = []
-    private(set) var skipped: [Skipped] = []
+    public let write: Bool
+    public private(set) var changes: [Change] = []
+    public private(set) var skipped: [Skipped] = []
     /// The notes' bytes, for the journaled write.
     private var contents: [(diskPath: String, old: [UInt8], new: [UInt8])] = []
 
-    init(vaultPath: String, write: Bool) throws {
+    public init(vaultPath: String, write: Bool) throws {
         files = try VaultFiles(vaultPath: vaultPath, notesOnly: true)
         self.write = write
     }
 
-    var report: Report { Report(changes: changes, skipped: skipped, wrote: write) }
+    public var report: Report { Report(changes: changes, skipped: skipped, wrote: write) }
 
     /// A note's exact name on disk and its bytes; nil (and reported) when it cannot be found or read.
-    mutating func read(_ path: String) -> (diskPath: String, bytes: [UInt8])? {
+    public mutating func read(_ path: String) -> (diskPath: String, bytes: [UInt8])? {
         guard let diskPath = files.diskPath(of: path) else {
             skip(path, "not found on disk under this name (a name that is not UTF-8?)")
             return nil
@@ -54,13 +54,13 @@ struct NoteRewrite {
         return (diskPath, bytes)
     }
 
-    mutating func skip(_ path: String, _ reason: String) {
+    public mutating func skip(_ path: String, _ reason: String) {
         skipped.append(Skipped(path: path, reason: reason))
     }
 
     /// Records the change from `bytes` to `newBytes` (nothing when they are equal) and, with `write`,
     /// replaces the file atomically.
-    mutating func apply(path: String, diskPath: String, bytes: [UInt8], newBytes: [UInt8], fixes: [FixPlanner.AppliedFix]) {
+    public mutating func apply(path: String, diskPath: String, bytes: [UInt8], newBytes: [UInt8], fixes: [FixPlanner.AppliedFix]) {
         guard newBytes != bytes else { return }
         if let outside = files.targetOutsideVault(diskPath) {
             return skip(path, "it is a symlink to \(outside), outside the vault; Rhizome only rewrites files inside the vault")
@@ -98,7 +98,7 @@ struct NoteRewrite {
     /// With `write`, writes every change as one journaled operation (`kind` and `summary` name it in
     /// `rhizome history`); nil when there is nothing to write or it is a dry run.
     @discardableResult
-    mutating func commit(vaultPath: String, databasePath: String, kind: String, summary: String) throws -> VaultOperation? {
+    public mutating func commit(vaultPath: String, databasePath: String, kind: String, summary: String) throws -> VaultOperation? {
         guard write, !contents.isEmpty else { return nil }
         let root = URL(fileURLWithPath: vaultPath).standardizedFileURL.path + "/"
         var steps: [VaultOperation.Step] = []

@@ -3,12 +3,12 @@
 /// the first and the last differing line is compared line by line (a fix touches the frontmatter, a move a
 /// few lines: bodies are skipped cheaply); when that part is large and keeps its line count (link rewrites
 /// never add lines), lines are paired one to one instead of searching for the longest common subsequence.
-enum UnifiedDiff {
+public enum UnifiedDiff {
     private enum Line {
         case same(String), removed(String), added(String)
     }
 
-    static func render(old: [UInt8], new: [UInt8], path: String, context contextLines: Int = 2) -> String {
+    public static func render(old: [UInt8], new: [UInt8], path: String, context contextLines: Int = 2) -> String {
         let oldLines = lines(old), newLines = lines(new)
         var prefix = 0
         while prefix < oldLines.count, prefix < newLines.count, oldLines[prefix] == newLines[prefix] { prefix += 1 }
