@@ -26,11 +26,7 @@ struct LinkCommand: RhizomeSubcommand {
         let linker = try ClaudeLinking.linker(vault: vault, context: context)
         let given = URL(fileURLWithPath: projectDirectory ?? context.currentDirectory, relativeTo: URL(fileURLWithPath: context.currentDirectory))
             .standardizedFileURL.path
-        // One spelling per folder (`/tmp` is `/private/tmp` on macOS), so links never flip between two.
-        let real = FileSystemEntry.realPath(given) ?? given
-        // A folder with its own `.claude/` is the project; otherwise its repository's top folder is.
-        let directory = FileSystemEntry.at(real + "/.claude") == .directory ? real : (ClaudeLinker.repositoryRoot(for: real) ?? real)
-        guard let project = name ?? ClaudeLinker.projectName(for: directory) else { throw AgentLinkError.notInGitRepository(directory) }
+        let (directory, project) = try ClaudeLinker.project(at: given, name: name)
         let report = try linker.link(projectDirectory: directory, project: project)
         let note = try ClaudeIndexNote.update(linker)
         _ = try VaultSession.open(global, context: context)  // the graph takes in what was linked

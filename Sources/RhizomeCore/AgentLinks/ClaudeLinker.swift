@@ -31,6 +31,17 @@ public struct ClaudeLinker: Sendable {
         repositoryRoot(for: directory).map { String($0.split(separator: "/").last ?? "").lowercased() }
     }
 
+    /// The project that `rhizome link` links from `path` (an absolute folder), and its name: a folder with
+    /// its own `.claude/` is the project, otherwise its git repository's top folder is; the name is `name`
+    /// when given, else that repository's folder name, lowercased. The folder is given in one spelling
+    /// (symlinks resolved: `/tmp` is `/private/tmp` on macOS), so links never flip between two.
+    public static func project(at path: String, name: String? = nil) throws(AgentLinkError) -> (directory: String, name: String) {
+        let real = FileSystemEntry.realPath(path) ?? path
+        let directory = FileSystemEntry.at(real + "/.claude") == .directory ? real : (repositoryRoot(for: real) ?? real)
+        guard let project = name ?? projectName(for: directory) else { throw .notInGitRepository(directory) }
+        return (directory, project)
+    }
+
     /// The `plansDirectory` a project's `.claude/settings.json` sets (relative to the project, or absolute,
     /// `~` for the home folder), resolved; nil when it sets none.
     public static func plansDirectory(forProject directory: String, home: String) -> String? {
