@@ -111,4 +111,18 @@ extension IndexStore {
         report.unresolvedLinks = Int(statement.int(3))
         report.findingsTotal = Int(statement.int(4))
     }
+
+    /// Before the content stage writes a run's notes: foreign-key checks off (writing content deletes no
+    /// file row and inserts only ids of files that exist, so nothing needs them, and `BulkInsert` can put
+    /// many links in one statement), and for a cold bulk load FTS5 merging off, so its segments merge once
+    /// at the end. `endContentWrites` turns both back on.
+    func beginContentWrites(coldIndex: Bool) throws {
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        if coldIndex { try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)") }
+    }
+
+    func endContentWrites(coldIndex: Bool) {
+        try? connection.execute("PRAGMA foreign_keys = ON")
+        if coldIndex { try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)") }
+    }
 }

@@ -174,6 +174,11 @@ public final class IndexStore {
 }
 
 extension IndexStore {
+    /// A resolver over every file of the index but `excluded`.
+    func resolverOfAllFiles(excluding excluded: Set<Int64> = []) throws(StoreError) -> LinkResolver<Int64> {
+        try resolver(forFilesIn: "SELECT id, path FROM file", excluding: excluded)
+    }
+
     /// A resolver over the files a query selects, but those in `excluded` (files about to be removed);
     /// the query's columns are `id, path`. A link's target depends only on files sharing its resolve key,
     /// so callers select just those when they can.

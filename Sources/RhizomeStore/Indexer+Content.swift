@@ -62,12 +62,8 @@ extension Indexer {
         // foreign-key checks are switched off for it (and back on after), which lets links go in many
         // per statement (`BulkInsert`) and spares a parent lookup per link written or deleted. A cold
         // bulk load also has FTS5 merge segments once at the end.
-        try connection.execute("PRAGMA foreign_keys = OFF")
-        if isColdIndex { try connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 0)") }
-        defer {
-            try? connection.execute("PRAGMA foreign_keys = ON")
-            if isColdIndex { try? connection.execute("INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 4)") }
-        }
+        try store.beginContentWrites(coldIndex: isColdIndex)
+        defer { store.endContentWrites(coldIndex: isColdIndex) }
         let writer = try BatchWriter(connection: connection, fullText: options.fullText, foreignKeysChecked: false)
         var done = 0
         for (number, batch) in batches.enumerated() {

@@ -30,7 +30,7 @@ extension Indexer {
         /// per batch (`resolveAgainstCandidates`).
         func resolver(store: IndexStore, excluding removedIDs: Set<Int64>) throws -> LinkResolver<Int64> {
             switch self {
-            case .wholeIndex: return try store.resolver(forFilesIn: "SELECT id, path FROM file", excluding: removedIDs)
+            case .wholeIndex: return try store.resolverOfAllFiles(excluding: removedIDs)
             case .filesBeingWritten(let files): return LinkResolver<Int64>(files: files)
             case .candidates: return LinkResolver<Int64>(files: [])
             }

@@ -244,7 +244,7 @@ public final class Indexer {
         report.relinked = try reconcileLinks(parsedIDs: content.parsedIDs, isColdIndex: isColdIndex)
         phases.mark("re-resolve")
         // (4) Across the vault: duplicate ids and reference fields (edges and findings), from what step 2 stored.
-        _ = try VaultChecks(connection: store.connection, catalog: schemas.checker?.catalog).run()
+        _ = try store.runVaultChecks(catalog: schemas.checker?.catalog)
         phases.mark("vault checks")
         if forceReparse { try store.setMeta("parser_version", IndexSchema.parserVersion) }
         if delta.schemaFingerprintChanged { try store.setMeta("schema_fingerprint", schemas.fingerprint) }

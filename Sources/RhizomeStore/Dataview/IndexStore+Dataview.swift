@@ -97,7 +97,7 @@ extension IndexStore {
             .rows { "\(databasePath)/\($0.int(0))/\($0.int(1))/\($0.int(2))/\(sqlite3_total_changes64(connection.handle))" }.first) ?? nil
         if let stamp, let cached = dataviewLinkTable.withLock({ $0 }), cached.stamp == stamp { return cached.table }
         // Built outside the lock: it takes a while.
-        let table = DataviewLinkTable(resolver: (try? resolver(forFilesIn: "SELECT id, path FROM file")) ?? LinkResolver(files: []))
+        let table = DataviewLinkTable(resolver: (try? resolverOfAllFiles()) ?? LinkResolver(files: []))
         if let stamp { dataviewLinkTable.withLock { $0 = (stamp, table) } }
         return table
     }

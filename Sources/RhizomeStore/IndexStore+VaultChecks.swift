@@ -4,6 +4,13 @@ import RhizomeCore
 /// duplicate ids, and reference fields — id values become graph edges (links of kind `property` with
 /// `via_reference = 1`), references to missing notes, to several notes, or to notes of the wrong type
 /// become findings. Reads what the parse step stored (`note_type`, `reference_value`, property links).
+extension IndexStore {
+    /// The vault checks stage of an indexing run (`VaultChecks`); returns the number of reference edges.
+    func runVaultChecks(catalog: SchemaCatalog?) throws -> Int {
+        try VaultChecks(connection: connection, catalog: catalog).run()
+    }
+}
+
 struct VaultChecks {
     let connection: SQLiteConnection
     /// nil when schemas are off or failed to load: only clears what earlier runs derived.
