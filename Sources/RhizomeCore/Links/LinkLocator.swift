@@ -191,19 +191,7 @@ private struct Reader {
             guard let close = bytes[destinationStart..<end].firstIndex(of: ASCII.greaterThan) else { return nil }
             destinationEnd = close
         } else {
-            var parenDepth = 0
-            while destinationEnd < end {
-                let byte = bytes[destinationEnd]
-                if byte == ASCII.space || byte == ASCII.tab { break }
-                if byte == ASCII.backslash { destinationEnd += 2; continue }
-                if byte == ASCII.openParen { parenDepth += 1 }
-                if byte == ASCII.closeParen {
-                    if parenDepth == 0 { break }
-                    parenDepth -= 1
-                }
-                destinationEnd += 1
-            }
-            destinationEnd = min(destinationEnd, end)
+            destinationEnd = MarkdownLinkSyntax.bareDestinationEnd(bytes, from: destinationEnd, limit: end)
         }
         // The path is the destination before its first `#` (an encoded `%23` would split after decoding:
         // such a link is not located, so it is never rewritten).

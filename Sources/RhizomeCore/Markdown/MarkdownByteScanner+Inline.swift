@@ -145,20 +145,7 @@ extension MarkdownByteScanner {
             destinationEnd = close
             after = close + 1
         } else {
-            var parenDepth = 0
-            destinationEnd = destinationStart
-            while destinationEnd < limit {
-                let byte = bytes[destinationEnd]
-                if byte == ASCII.space || byte == ASCII.tab { break }
-                if byte == ASCII.backslash { destinationEnd += 2; continue }
-                if byte == ASCII.openParen { parenDepth += 1 }
-                if byte == ASCII.closeParen {
-                    if parenDepth == 0 { break }
-                    parenDepth -= 1
-                }
-                destinationEnd += 1
-            }
-            destinationEnd = min(destinationEnd, limit)
+            destinationEnd = MarkdownLinkSyntax.bareDestinationEnd(bytes, from: destinationStart, limit: limit)
             after = destinationEnd
         }
         // Optional title, then `)`.
