@@ -167,20 +167,7 @@ private struct Reader {
         if open < bytes.count, bytes[open] == ASCII.bang { open += 1 }
         guard open < bytes.count, bytes[open] == ASCII.openBracket else { return nil }
         let end = lineEnd(from: open)
-        var depth = 0
-        var index = open
-        var textClose: Int? = nil
-        while index < end {
-            let byte = bytes[index]
-            if byte == ASCII.backslash { index += 2; continue }
-            if byte == ASCII.openBracket { depth += 1 }
-            if byte == ASCII.closeBracket {
-                depth -= 1
-                if depth == 0 { textClose = index; break }
-            }
-            index += 1
-        }
-        guard let textClose, textClose + 1 < end, bytes[textClose + 1] == ASCII.openParen else { return nil }
+        guard let textClose = MarkdownLinkSyntax.textClose(bytes, open: open, limit: end), textClose + 1 < end, bytes[textClose + 1] == ASCII.openParen else { return nil }
         var destinationStart = textClose + 2
         while destinationStart < end, bytes[destinationStart] == ASCII.space || bytes[destinationStart] == ASCII.tab { destinationStart += 1 }
         var destinationEnd = destinationStart

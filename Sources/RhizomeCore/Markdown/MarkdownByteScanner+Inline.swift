@@ -120,20 +120,7 @@ extension MarkdownByteScanner {
     /// `[text](destination "title")` starting at `open`; returns the index after `)`, or nil.
     mutating func markdownLink(_ open: Int, _ end: Int, line: Int, embedStart: Int?) -> Int? {
         // Matching `]`, allowing nested brackets and escapes.
-        var depth = 0
-        var index = open
-        var textClose: Int? = nil
-        let searchEnd = min(end, open + Self.maximumLinkTextBytes)
-        while index < searchEnd {
-            let byte = bytes[index]
-            if byte == ASCII.backslash { index += 2; continue }
-            if byte == ASCII.openBracket { depth += 1 }
-            if byte == ASCII.closeBracket {
-                depth -= 1
-                if depth == 0 { textClose = index; break }
-            }
-            index += 1
-        }
+        let textClose = MarkdownLinkSyntax.textClose(bytes, open: open, limit: min(end, open + Self.maximumLinkTextBytes))
         guard let textEnd = textClose, textEnd + 1 < end, bytes[textEnd + 1] == ASCII.openParen else { return nil }
         let limit = min(end, textEnd + 2 + Self.maximumDestinationBytes)
         var destinationStart = skipSpaces(textEnd + 2, limit)

@@ -21,4 +21,23 @@ enum MarkdownLinkSyntax {
         }
         return min(end, limit)
     }
+
+    /// The `]` that closes a link's text opened by the `[` at `open`, before `limit`: brackets inside nest,
+    /// `\` escapes the next byte. Nil when it does not close in time.
+    static func textClose<Bytes: RandomAccessCollection>(_ bytes: Bytes, open: Int, limit: Int) -> Int?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        var depth = 0
+        var index = open
+        while index < limit {
+            let byte = bytes[index]
+            if byte == ASCII.backslash { index += 2; continue }
+            if byte == ASCII.openBracket { depth += 1 }
+            if byte == ASCII.closeBracket {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
 }
