@@ -299,14 +299,13 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
             // The other process says through its watch lock whether it lost the vault or is behind, and its
             // heartbeat whether it is alive and watching.
             let other = VaultWatcher.activeWatcher(databasePath: databasePath)
-            if let state = other.state, [.behind, .settling, .vaultMissing].contains(state) {
-                return Freshness(state: state.rawValue, watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt, reason: state.reason)
-            }
             // Applying a batch (`pending`) is still watching; a heartbeat that stopped is not.
-            if other.isWatched, !other.isBeating() {
-                let silence = other.heartbeat.map { "has not been heard from for \(Int(-$0.timeIntervalSinceNow)) s" } ?? "does not say how current it is"
+            if other.isUnresponsive() {
                 return Freshness(state: "unresponsive", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt,
-                                 reason: "the process that watches the vault \(silence) (stopped, or busy); answers may miss recent changes")
+                                 reason: "the process that watches the vault is not responding (\(other.silence()): stopped, or busy); answers may miss recent changes")
+            }
+            if let state = other.state, [.starting, .indexing, .behind, .settling, .vaultMissing].contains(state) {
+                return Freshness(state: state.rawValue, watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt, reason: state.reason)
             }
             return Freshness(state: "watched-by-other-process", watchedBy: externalWatcher, indexedAt: reader.lastIndexedAt)
         }
@@ -344,7 +343,7 @@ struct Freshness: Encodable, Sendable {
     /// replaced or much of it changed; caught up once it is quiet), `vault-missing` (the vault folder is gone;
     /// the index is kept as it was), `indexing` (first index running), `starting`, `watched-by-other-process`,
     /// `unresponsive` (the other process's heartbeat stopped: SIGSTOP, a debugger, a batch that never ends),
-    /// `not-watched`. `behind`, `settling` and `vault-missing` also come from a watcher in another process
+    /// `not-watched`. `starting`, `indexing`, `behind`, `settling` and `vault-missing` also come from a watcher in another process
     /// (`watchedBy` names it), read from its watch lock.
     var state: String
     @NullEncoded var watchedBy: String?

@@ -52,8 +52,8 @@ public struct VaultStatusReport: Encodable, Sendable {
     public struct WatcherStatus: Encodable, Sendable {
         public var watched: Bool
         @NullEncoded public var processID: Int32?
-        /// What the watcher says, except that a watcher saying `current` whose heartbeat stopped is
-        /// `unresponsive` (as MCP `freshness` says it): it vouches for nothing, and queries walk the vault.
+        /// What the watcher says, except that a watcher whose heartbeat stopped is `unresponsive`
+        /// (`ActiveWatcher.isUnresponsive`, as MCP `freshness` says it): it vouches for nothing, and queries walk the vault.
         @NullEncoded public var state: String?
         /// When the watcher last found its watches live on the folder at the vault path (ISO 8601).
         @NullEncoded public var heartbeatAt: String?
@@ -68,10 +68,9 @@ public struct VaultStatusReport: Encodable, Sendable {
             state = watcher.state?.rawValue
             reason = watcher.state?.reason
             // Applying a batch is being current; a heartbeat that stopped is not.
-            if watcher.isWatched, watcher.state == .current, !watcher.isBeating(now: now) {
+            if watcher.isUnresponsive(now: now) {
                 state = "unresponsive"
-                let silence = watcher.heartbeat.map { "no heartbeat for \(Int(now.timeIntervalSince($0))) s" } ?? "no heartbeat"
-                reason = "the watching process is not responding (\(silence): stopped, or busy); queries walk the vault meanwhile"
+                reason = "the watching process is not responding (\(watcher.silence(now: now)): stopped, or busy); queries walk the vault meanwhile"
             }
         }
 

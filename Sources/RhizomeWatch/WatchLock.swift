@@ -170,6 +170,23 @@ public struct ActiveWatcher: Sendable, Equatable {
         isWatched && state == .current && !isPending && isBeating(now: now)
     }
 
+    /// Whether the watcher is `unresponsive`: it holds the lock, its heartbeat stopped (SIGSTOP, a debugger,
+    /// a batch that never ends), and its state does not already say that the index is not current
+    /// (`starting`, `indexing`, `behind`, `settling`, `vault-missing` say more than "unresponsive" would).
+    /// The one rule `rhizome status` and MCP `freshness` both follow.
+    public func isUnresponsive(now: Date = Date()) -> Bool {
+        guard isWatched, !isBeating(now: now) else { return false }
+        switch state {
+        case .starting?, .indexing?, .behind?, .settling?, .vaultMissing?: return false
+        case .current?, .stopped?, nil: return true
+        }
+    }
+
+    /// How long the heartbeat has been silent, for messages: "no heartbeat for 12 s" or "no heartbeat".
+    public func silence(now: Date = Date()) -> String {
+        heartbeat.map { "no heartbeat for \(Int(now.timeIntervalSince($0))) s" } ?? "no heartbeat"
+    }
+
     /// Whether the heartbeat is recent: the watcher is alive and watching (it may be applying changes).
     public func isBeating(now: Date = Date()) -> Bool {
         guard let heartbeat else { return false }

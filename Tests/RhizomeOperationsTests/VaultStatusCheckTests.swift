@@ -6,6 +6,7 @@ import Testing
 import RhizomeCore
 import RhizomeStore
 import RhizomeOperations
+import RhizomeWatch
 import RhizomeTestSupport
 
 @Suite struct VaultStatusCheckTests {
@@ -79,5 +80,23 @@ import RhizomeTestSupport
         let report = VaultStatusCheck.missingVault(vault.path + "/gone", databasePath: vault.databasePath)
         #expect(report.vaultMissing && !report.healthy)
         #expect(report.index == nil && report.schemaFindings == nil)
+    }
+    @Test func `a watcher whose heartbeat stopped is unresponsive unless its state already says it is not current`() {
+        let now = Date()
+        let silent = now.addingTimeInterval(-30), beating = now.addingTimeInterval(-0.5)
+        for state: WatchStatus.State? in [.current, .stopped, nil] {
+            let watcher = ActiveWatcher(isWatched: true, processID: 42, state: state, heartbeat: silent)
+            let status = VaultStatusReport.WatcherStatus(watcher, now: now)
+            #expect(watcher.isUnresponsive(now: now) && status.state == "unresponsive" && !status.vouches, "\(String(describing: state))")
+            #expect(status.line?.contains("not responding (no heartbeat for 30 s") == true, "\(status.line ?? "")")
+        }
+        for state: WatchStatus.State in [.starting, .indexing, .behind, .settling, .vaultMissing] {
+            let watcher = ActiveWatcher(isWatched: true, processID: 42, state: state, heartbeat: silent)
+            #expect(!watcher.isUnresponsive(now: now))
+            #expect(VaultStatusReport.WatcherStatus(watcher, now: now).state == state.rawValue)
+        }
+        let alive = ActiveWatcher(isWatched: true, processID: 42, state: .current, heartbeat: beating)
+        #expect(!alive.isUnresponsive(now: now) && alive.vouches(now: now))
+        #expect(!ActiveWatcher(isWatched: false).isUnresponsive(now: now), "nobody watching is not-watched, not unresponsive")
     }
 }
