@@ -45,6 +45,9 @@ public struct VaultStatusCheck: Sendable {
         report.vaultMissing = true
         report.healthy = false
         report.watcher = .init(VaultWatcher.activeWatcher(databasePath: databasePath), now: now)
+        if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
+            report.keptIndex = .init(lastRunAt: store.lastRunAt, lastChangeAt: store.lastIndexedAt)
+        }
         return report
     }
 

@@ -21,6 +21,19 @@ public struct VaultStatusReport: Encodable, Sendable {
     public var watcher = WatcherStatus(ActiveWatcher(isWatched: false))
     /// The vault path leads to no folder (deleted, moved away, unmounted); `index` and `schemaFindings` are then left out.
     public var vaultMissing = false
+    /// When the vault is missing: when the index that is kept as it was last ran and last changed; nil when
+    /// there is no index yet. For the text output (not in `--json`, whose `index` stays null then).
+    public var keptIndex: KeptIndex?
+
+    /// An index kept while its vault is missing.
+    public struct KeptIndex: Sendable, Equatable {
+        public var lastRunAt: String?
+        public var lastChangeAt: String?
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case vault, database, index, indexProblem, schemaFindings, projects, global, broken, healthy, watcher, vaultMissing
+    }
 
     public init(vault: String, database: String) {
         self.vault = vault

@@ -80,6 +80,13 @@ import RhizomeTestSupport
         let report = VaultStatusCheck.missingVault(vault.path + "/gone", databasePath: vault.databasePath)
         #expect(report.vaultMissing && !report.healthy)
         #expect(report.index == nil && report.schemaFindings == nil)
+        #expect(report.keptIndex == nil, "no index was ever built")
+
+        try vault.write("Home.md", "# Home\n")
+        _ = try vault.index()
+        try FileManager.default.removeItem(atPath: vault.path)
+        let kept = try #require(VaultStatusCheck.missingVault(vault.path, databasePath: vault.databasePath).keptIndex)
+        #expect(kept.lastRunAt != nil && kept.lastChangeAt != nil)
     }
     @Test func `a watcher whose heartbeat stopped is unresponsive unless its state already says it is not current`() {
         let now = Date()

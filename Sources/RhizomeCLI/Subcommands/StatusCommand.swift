@@ -61,8 +61,8 @@ struct StatusCommand: RhizomeSubcommand {
         }
         context.print("Vault \(vault)")
         context.print("  missing: there is no folder at this path (deleted, moved away or unmounted)")
-        if let store = try? IndexStore(readOnlyPath: databasePath), store.hasIndexedOnce {
-            context.print("  index: kept as it was (\(Self.runTimes(lastRun: store.lastRunAt, lastChange: store.lastIndexedAt)))")
+        if let kept = report.keptIndex {
+            context.print("  index: kept as it was (\(Self.runTimes(lastRun: kept.lastRunAt, lastChange: kept.lastChangeAt)))")
         } else {
             context.print("  index: not built yet")
         }
