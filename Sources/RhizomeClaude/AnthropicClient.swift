@@ -314,7 +314,7 @@ public final class AnthropicClient: Sendable {
 }
 
 /// One HTTP request whose response arrives as chunks (`URLSessionDataDelegate`).
-final class StreamingTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // a URLSession delegate (an NSObject), its state under `lock`
+final class StreamingTransfer: NSObject, URLSessionDataDelegate, Sendable {
     enum Chunk: Sendable {
         case response(HTTPURLResponse)
         case data(Data)
@@ -322,9 +322,8 @@ final class StreamingTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
 
     let chunks: AsyncThrowingStream<Chunk, Error>
     private let continuation: AsyncThrowingStream<Chunk, Error>.Continuation
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var isCancelled = false
+    /// The task, once started, and whether `cancel()` came first.
+    private let state = Locked<(task: URLSessionDataTask?, isCancelled: Bool)>((nil, false))
 
     override init() {
         (chunks, continuation) = AsyncThrowingStream.makeStream(of: Chunk.self)
@@ -337,18 +336,18 @@ final class StreamingTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
         // The session keeps its delegate until it is invalidated, which happens when the task completes.
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
         let task = session.dataTask(with: request)
-        let cancelled = lock.withLock { () -> Bool in
-            self.task = task
-            return isCancelled
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.isCancelled
         }
         task.resume()
         if cancelled { task.cancel() }
     }
 
     func cancel() {
-        let task = lock.withLock { () -> URLSessionDataTask? in
-            isCancelled = true
-            return self.task
+        let task = state.withLock { state -> URLSessionDataTask? in
+            state.isCancelled = true
+            return state.task
         }
         task?.cancel()
         continuation.finish()

@@ -1,4 +1,5 @@
 import Foundation
+import RhizomeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -78,21 +79,27 @@ public struct ClaudeCodeCLI: Sendable {
 }
 
 /// One `claude` process: its output parsed line by line as it arrives.
-final class CLIRun: @unchecked Sendable {  // a child process, its pipes and an AsyncStream continuation, under `lock`
+final class CLIRun: Sendable {
     /// The watchdog's and `terminate()`'s timers: a serial queue of our own gets a thread even when Dispatch's
     /// global queues have none free.
     private static let timers = DispatchQueue(label: "rhizome.claude-cli.timers")
     private let executable: String
     private let arguments: [String]
     private let environment: [String: String]
-    /// The process, once started (guarded by `lock`), and whether it was stopped before it could be.
-    private var child: SpawnedProcess?
-    private var isTerminated = false
-    private let lock = NSLock()
-    private var stderrTail = Data()
-    private var sawOutput = false
-    private var expiry: String?
-    private var lineContinuation: AsyncThrowingStream<String, Error>.Continuation?
+    /// What the reading threads, the watchdog and `terminate()` share.
+    private let state = Locked(RunState())
+
+    private struct RunState: Sendable {
+        /// The process, once started, and whether it was stopped before it could be.
+        var child: SpawnedProcess?
+        var isTerminated = false
+        /// The last 4 KiB of standard error.
+        var stderrTail = Data()
+        var sawOutput = false
+        /// What did not come in time, once the watchdog stopped the process.
+        var expiry: String?
+        var lineContinuation: AsyncThrowingStream<String, Error>.Continuation?
+    }
 
     init(executable: String, arguments: [String], environment: [String: String]) {
         self.executable = executable
@@ -104,9 +111,9 @@ final class CLIRun: @unchecked Sendable {  // a child process, its pipes and an 
     /// cancellation handler and the watchdog), and stops reading half a second later even if something
     /// holds its output open.
     func terminate() {
-        let (lines, child) = lock.withLock { () -> (AsyncThrowingStream<String, Error>.Continuation?, SpawnedProcess?) in
-            isTerminated = true
-            return (lineContinuation, self.child)
+        let (lines, child) = state.withLock { state -> (AsyncThrowingStream<String, Error>.Continuation?, SpawnedProcess?) in
+            state.isTerminated = true
+            return (state.lineContinuation, state.child)
         }
         Self.timers.asyncAfter(deadline: .now() + 0.5) { lines?.finish() }
         guard let child, child.isRunning else { return }
@@ -133,7 +140,7 @@ final class CLIRun: @unchecked Sendable {  // a child process, its pipes and an 
             standardInput: stdin.reading.fileDescriptor, standardOutput: stdout.writing.fileDescriptor, standardError: stderr.writing.fileDescriptor)
         for childEnd in [stdin.reading, stdout.writing, stderr.writing] { try? childEnd.close() }
         // Stopped before it started (cancelled meanwhile): stop it now.
-        if lock.withLock({ child = process; return isTerminated }) { terminate() }
+        if state.withLock({ $0.child = process; return $0.isTerminated }) { terminate() }
         // However this returns or throws, the process is not left running.
         defer { reap(process) }
         // The prompt, then end of input; a CLI that exits early must not kill us with SIGPIPE.
@@ -147,13 +154,13 @@ final class CLIRun: @unchecked Sendable {  // a child process, its pipes and an 
         }
         let errors = stderr.reading
         let errorsDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { [self] in
+        Thread.detachNewThread { [state] in
             while true {
                 let data = errors.availableData
                 if data.isEmpty { break }
-                lock.withLock {
-                    stderrTail.append(data)
-                    if stderrTail.count > 4_096 { stderrTail = stderrTail.suffix(4_096) }
+                state.withLock {
+                    $0.stderrTail.append(data)
+                    if $0.stderrTail.count > 4_096 { $0.stderrTail = $0.stderrTail.suffix(4_096) }
                 }
             }
             errorsDone.signal()
@@ -164,9 +171,9 @@ final class CLIRun: @unchecked Sendable {  // a child process, its pipes and an 
         watchdog.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
         watchdog.setEventHandler { [self] in
             let elapsed = ContinuousClock.now - started
-            let seen = lock.withLock { sawOutput }
+            let seen = state.withLock { $0.sawOutput }
             guard elapsed >= totalTimeout || (!seen && elapsed >= firstByteTimeout) else { return }
-            lock.withLock { expiry = seen ? "the whole answer" : "a first line from `claude`" }
+            state.withLock { $0.expiry = seen ? "the whole answer" : "a first line from `claude`" }
             watchdog.cancel()
             terminate()
         }
@@ -176,11 +183,11 @@ final class CLIRun: @unchecked Sendable {  // a child process, its pipes and an 
         var parser = StreamJSONParser(onText: onText)
         parser.billing = billing
         let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
-        lock.withLock { lineContinuation = continuation }
+        state.withLock { $0.lineContinuation = continuation }
         Self.readLines(of: stdout.reading, into: continuation)
-        if process.isRunning == false && lock.withLock({ expiry }) != nil { continuation.finish() }
+        if process.isRunning == false && state.withLock({ $0.expiry }) != nil { continuation.finish() }
         for try await line in lines {
-            lock.withLock { sawOutput = true }
+            state.withLock { $0.sawOutput = true }
             parser.consume(line)
             // The result line ends the answer: what `claude` left running may hold its output open for
             // long after (it is stopped on the way out), so nothing more is read.
@@ -188,7 +195,7 @@ final class CLIRun: @unchecked Sendable {  // a child process, its pipes and an 
         }
         // Stopped by us: the reason is known, there is nothing to wait for.
         if Task.isCancelled { throw ClaudeError.cancelled }
-        if let expiry = lock.withLock({ expiry }) {
+        if let expiry = state.withLock({ $0.expiry }) {
             throw ClaudeError.timedOut(what: expiry, seconds: (expiry == "the whole answer" ? totalTimeout : firstByteTimeout).inSeconds)
         }
         if let answer = parser.answer, parser.failure == nil {
@@ -207,7 +214,7 @@ final class CLIRun: @unchecked Sendable {  // a child process, its pipes and an 
         while process.isRunning && ContinuousClock.now < exitDeadline { try? await Task.sleep(for: .milliseconds(20)) }
         if let failure = parser.failure { throw ClaudeError.cliFailed(message: failure) }
         guard let answer = parser.answer else {
-            let detail = String(decoding: lock.withLock { stderrTail }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let detail = String(decoding: state.withLock { $0.stderrTail }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             let status = process.isRunning ? "still running" : "exited with status \(process.terminationStatus)"
             throw ClaudeError.cliFailed(message: "`claude` \(status) without a result" + (detail.isEmpty ? "" : ": " + String(detail.suffix(500))))
         }

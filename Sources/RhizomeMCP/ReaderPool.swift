@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RhizomeCore
 import RhizomeStore
 
 /// The read tools' connections to the index: a few lanes, each a thread (a serial queue) with a
@@ -7,34 +8,33 @@ import RhizomeStore
 /// A call takes an idle lane, or waits for one until its deadline; the deadline is set on the lane's
 /// connection for the call (SQL and Dataview end at it). Connections open lazily, and again until the
 /// first index exists.
-final class ReaderPool: @unchecked Sendable {  // lanes hold SQLite connections (not Sendable), each used on its own queue
+final class ReaderPool: Sendable {
     /// Four lanes: calls beyond that (rare: agents send a handful at a time) wait for one.
     static let defaultSize = 4
 
     private let databasePath: String
     private let lanes: [Lane]
-    private let lock = NSLock()
-    private var idle: [Int]
-    private var lastKnownIndexedAt: String?
+    /// The idle lanes' numbers, and when the index last caught up as of the last call.
+    private let state: Locked<(idle: [Int], lastKnownIndexedAt: String?)>
 
     init(databasePath: String, size: Int = ReaderPool.defaultSize) {
         self.databasePath = databasePath
         lanes = (0..<max(1, size)).map { Lane(queue: DispatchQueue(label: "rhizome.mcp.reader.\($0)")) }
-        idle = Array(lanes.indices.reversed())
+        state = Locked((Array(lanes.indices.reversed()), nil))
     }
 
     /// Runs `body` on an idle lane's connection, ended by `deadline` (which also bounds the wait for a lane).
     func perform<Result: Sendable>(_ deadline: QueryDeadline, _ body: @escaping @Sendable (IndexStore) throws -> Result) async throws -> Result {
         let index = try await takeLane(deadline)
-        defer { lock.withLock { idle.append(index) } }
+        defer { state.withLock { $0.idle.append(index) } }
         let lane = lanes[index]
         return try await withCheckedThrowingContinuation { continuation in
-            lane.queue.async { [self] in
+            lane.queue.async { [databasePath, state] in
                 do {
                     let store = try lane.store(databasePath: databasePath)
                     let result = try store.withDeadline(deadline) { try body(store) }
                     let indexedAt = store.lastIndexedAt
-                    lock.withLock { lastKnownIndexedAt = indexedAt }
+                    state.withLock { $0.lastKnownIndexedAt = indexedAt }
                     continuation.resume(returning: result)
                 } catch {
                     continuation.resume(throwing: error)
@@ -45,14 +45,14 @@ final class ReaderPool: @unchecked Sendable {  // lanes hold SQLite connections 
 
     /// When the index last caught up, as of the last call (for freshness without a watcher of our own).
     var lastIndexedAt: String? {
-        lock.withLock { lastKnownIndexedAt }
+        state.withLock { $0.lastKnownIndexedAt }
     }
 
     /// An idle lane's number; while every lane is busy, waits (polling: lanes free up within a time
     /// limit, and this keeps the wait cancellable without bookkeeping).
     private func takeLane(_ deadline: QueryDeadline) async throws -> Int {
         while true {
-            if let index = lock.withLock({ idle.popLast() }) { return index }
+            if let index = state.withLock({ $0.idle.popLast() }) { return index }
             try deadline.check()
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -20,7 +20,7 @@ import RhizomeWatch
 ///   SQL inside SQLite and its Dataview evaluation, with a `timed-out` error; `notifications/cancelled`
 ///   ends a call the same way and no response is sent for it.
 /// - Arguments are checked against each tool's input schema before it runs (`ToolArguments.validated`).
-public final class VaultMCPServer: @unchecked Sendable {  // watcher state under `state`, and `takeover` held across a watcher start
+public final class VaultMCPServer: Sendable {
     public let vaultPath: String
     public let databasePath: String
     private let watcherOptions: VaultWatcher.Options
@@ -29,14 +29,10 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
     private let reader: ReaderPool
     /// How long one tool call may run.
     public let timeLimit: Duration
-    /// The watcher this server runs, or the process that watches the vault instead (guarded by `state`).
-    private var watcher: VaultWatcher?
-    private var externalWatcher: String?
-    /// Why this server's watcher stopped, and when it last tried to start one.
-    private var watcherFailure: String?
-    private var lastStartAttempt = ContinuousClock.now
-    private let state = NSLock()
-    private let takeover = NSLock()
+    /// Who keeps the index current.
+    private let state = Locked(Watching())
+    /// Held across a takeover (`takeOverWatchingIfAbandoned`): one at a time.
+    private let takeover = Locked(())
     private let watcherThreads = DispatchGroup()
     private let inFlight = InFlightCalls()
     /// Without the write tools (`rhizome mcp --read-only`).
@@ -96,7 +92,7 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
         // Standard input closed: let answers already being computed go out.
         await inFlight.waitUntilIdle(timeout: .seconds(10))
         await server.stop()
-        state.withLock { watcher }?.stop()
+        state.withLock { $0.watcher }?.stop()
         _ = watcherThreads.wait(timeout: .now() + 10)
     }
 
@@ -108,18 +104,14 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
         } catch {
             guard case .alreadyWatched(_, _, let processID) = error else { throw error }
             let holder = processID.map { "process \($0)" } ?? "another process"
-            let isNew = state.withLock { () -> Bool in
-                defer { externalWatcher = holder }
-                return externalWatcher != holder
+            let isNew = state.withLock { state -> Bool in
+                defer { state.externalWatcher = holder }
+                return state.externalWatcher != holder
             }
             if isNew { log("the vault is already watched by \(holder); answering from its index") }
             return
         }
-        state.withLock {
-            self.watcher = watcher
-            externalWatcher = nil
-            watcherFailure = nil
-        }
+        state.withLock { $0 = Watching(watcher: watcher, lastStartAttempt: $0.lastStartAttempt) }
         let log = self.log
         watcherThreads.enter()
         Thread.detachNewThread { [self, watcherThreads] in
@@ -136,8 +128,8 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
             } catch {
                 // Let go of the watcher (and its lock: another `rhizome watch` may start) and say why.
                 state.withLock {
-                    if self.watcher === watcher { self.watcher = nil }
-                    watcherFailure = "\(error)"
+                    if $0.watcher === watcher { $0.watcher = nil }
+                    $0.watcherFailure = "\(error)"
                 }
                 log("error: the index cannot be kept current: \(error)")
             }
@@ -150,18 +142,25 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
     /// call; one at a time (two at once would find this process's own new lock taken). The timer skips its
     /// turn when a call is taking over; a call waits for the timer's takeover to end.
     private func takeOverWatchingIfAbandoned(waiting: Bool = true) {
-        if waiting { takeover.lock() } else if !takeover.try() { return }
-        defer { takeover.unlock() }
-        let shouldTry = state.withLock { () -> Bool in
-            if externalWatcher != nil { return true }
-            guard watcherFailure != nil, ContinuousClock.now - lastStartAttempt > .seconds(30) else { return false }
-            lastStartAttempt = ContinuousClock.now
+        if waiting {
+            takeover.withLock { _ in takeOver() }
+        } else {
+            _ = takeover.withLockIfAvailable { _ in takeOver() }
+        }
+    }
+
+    /// The takeover itself, with `takeover` held.
+    private func takeOver() {
+        let shouldTry = state.withLock { state -> Bool in
+            if state.externalWatcher != nil { return true }
+            guard state.watcherFailure != nil, ContinuousClock.now - state.lastStartAttempt > .seconds(30) else { return false }
+            state.lastStartAttempt = ContinuousClock.now
             return true
         }
         guard shouldTry, !VaultWatcher.activeWatcher(databasePath: databasePath).isWatched else { return }
         do {
             try startWatcher()
-            if state.withLock({ watcher }) != nil { log("the other watcher stopped; this server now keeps the index current") }
+            if state.withLock({ $0.watcher }) != nil { log("the other watcher stopped; this server now keeps the index current") }
         } catch {
             log("error: cannot take over watching the vault: \(error)")
         }
@@ -204,7 +203,7 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
     private func waitForCatchUp(within limit: TimeInterval) async {
         let deadline = Date() + limit
         while Date() < deadline {
-            let phase = state.withLock { watcher }?.status.snapshot.phase
+            let phase = state.withLock { $0.watcher }?.status.snapshot.phase
             switch phase {
             case .starting?, .indexing?:
                 guard reader.lastIndexedAt != nil else { return }
@@ -216,7 +215,7 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { return }
             let databasePath = self.databasePath
-            let ownWatcher = state.withLock { self.watcher }
+            let ownWatcher = state.withLock { $0.watcher }
             // Waits on the watcher's thread and polls a file: on a thread of its own, not one of the
             // concurrency pool's or Dispatch's global queues'.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -276,7 +275,7 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
         case let error as StoreError:
             switch error {
             case .notIndexed, .olderSchema:
-                let (watcher, externalWatcher) = state.withLock { (self.watcher, self.externalWatcher) }
+                let (watcher, externalWatcher) = state.withLock { ($0.watcher, $0.externalWatcher) }
                 let phase = watcher?.status.snapshot.phase
                 if case .indexing(let done, let total)? = phase, total > 0 {
                     return .init(code: "index-not-ready", message: "the first index of this vault is still being built (\(done) of \(total) files); ask again in a few seconds")
@@ -294,7 +293,7 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
     }
 
     private func freshness() -> Freshness {
-        let (watcher, externalWatcher, failure) = state.withLock { (self.watcher, self.externalWatcher, self.watcherFailure) }
+        let (watcher, externalWatcher, failure) = state.withLock { ($0.watcher, $0.externalWatcher, $0.watcherFailure) }
         if let externalWatcher {
             // The other process says through its watch lock whether it lost the vault or is behind, and its
             // heartbeat whether it is alive and watching.
@@ -330,6 +329,16 @@ public final class VaultMCPServer: @unchecked Sendable {  // watcher state under
         guard let data = try? encoder.encode(value) else { return "{\"error\":{\"code\":\"encoding-failed\"}}" }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// Who keeps the index current for a server (`VaultMCPServer.state`).
+private struct Watching: Sendable {
+    /// The watcher this server runs, or the process that watches the vault instead.
+    var watcher: VaultWatcher?
+    var externalWatcher: String?
+    /// Why this server's watcher stopped, and when it last tried to start one.
+    var watcherFailure: String?
+    var lastStartAttempt = ContinuousClock.now
 }
 
 public enum RhizomeServerInfo {

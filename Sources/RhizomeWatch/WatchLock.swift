@@ -1,4 +1,5 @@
 import Foundation
+import RhizomeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,14 +16,15 @@ import Darwin
 ///     pending <0|1>            1 while changes it has seen are not in the index yet
 ///
 /// Readers that know only the first two lines (older versions) still read them.
-final class WatchLock: @unchecked Sendable {  // a locked file descriptor, written under `mutex`
+final class WatchLock: Sendable {
     let path: String
     private let descriptor: Int32
-    private let mutex = NSLock()
-    private var published: Published?
+    /// What the file says now; the file is written while this is held, so that of two threads publishing
+    /// the last writes the latest truth.
+    private let published = Locked<Published?>(nil)
 
     /// What the file says now.
-    private struct Published: Equatable {
+    private struct Published: Equatable, Sendable {
         var state: WatchStatus.State?
         var heartbeat: Date?
         var isPending = false
@@ -50,6 +52,7 @@ final class WatchLock: @unchecked Sendable {  // a locked file descriptor, writt
             close(descriptor)
             throw .alreadyWatched(vault: vault, lockPath: path, processID: holder)
         }
+        published.withLock { $0 = Published() }
         write(Published())
     }
 
@@ -63,7 +66,7 @@ final class WatchLock: @unchecked Sendable {  // a locked file descriptor, writt
     }
 
     /// Writes a heartbeat: the watcher has just found the vault folder watched and live. `isPending` is read
-    /// under the lock's own mutex, so that of two threads publishing it the last writes the latest truth.
+    /// while `published` is held, so that of two threads publishing it the last writes the latest truth.
     func beat(at time: Date = Date(), isPending: () -> Bool) {
         update {
             $0.heartbeat = time
@@ -77,12 +80,13 @@ final class WatchLock: @unchecked Sendable {  // a locked file descriptor, writt
     }
 
     private func update(_ change: (inout Published) -> Void) {
-        mutex.lock()
-        defer { mutex.unlock() }
-        var next = published ?? Published()
-        change(&next)
-        guard next != published else { return }
-        write(next)
+        published.withLock { published in
+            var next = published ?? Published()
+            change(&next)
+            guard next != published else { return }
+            published = next
+            write(next)
+        }
     }
 
     /// Whether a watcher (in any process) holds the lock of this index, and what it wrote in it.
@@ -100,8 +104,8 @@ final class WatchLock: @unchecked Sendable {  // a locked file descriptor, writt
         return watcher
     }
 
+    /// Writes `next` over the file's text (callers hold `published`, or are the initializer).
     private func write(_ next: Published) {
-        published = next
         var text = "\(getpid())\n"
         if let state = next.state {
             text += state.rawValue + "\n"

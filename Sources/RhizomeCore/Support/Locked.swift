@@ -17,6 +17,13 @@ public final class Locked<State> {
         defer { lock.unlock() }
         return try body(&state)
     }
+
+    /// Runs `body` with the state when no other thread holds it; nil (and `body` not run) when one does.
+    public func withLockIfAvailable<Result>(_ body: (inout State) throws -> Result) rethrows -> Result? {
+        guard lock.try() else { return nil }
+        defer { lock.unlock() }
+        return try body(&state)
+    }
 }
 
 // Every access to `state` goes through `withLock`.

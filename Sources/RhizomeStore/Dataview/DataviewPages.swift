@@ -5,12 +5,11 @@ import RhizomeCore
 /// what a query refers to: fields (frontmatter and inline fields) when it names any, and of `file.*`
 /// only the members it uses. `file.lists`, `file.tasks` and `file.ctime` come from the note files
 /// themselves (the index does not keep list structure or creation times).
-final class DataviewPages: @unchecked Sendable {  // holds the store (a SQLite connection); caches under `lock`
+final class DataviewPages: @unchecked Sendable {  // holds the store (a SQLite connection); its caches are `Locked`
     let store: IndexStore
     let vaultPath: String?
-    private let lock = NSLock()
-    private var links: DataviewLinkTable?
-    private var pageCache: [String: DataviewObject?] = [:]
+    /// The vault's link table, loaded on first use, and the whole pages read by path.
+    private let caches = Locked<(links: DataviewLinkTable?, pages: [String: DataviewObject?])>((nil, [:]))
 
     init(store: IndexStore) throws {
         self.store = store
@@ -28,10 +27,13 @@ final class DataviewPages: @unchecked Sendable {  // holds the store (a SQLite c
     }
 
     func resolvedPath(of linkPath: String, from sourcePath: String) -> String? {
-        lock.lock()
-        if links == nil { links = store.cachedLinkTable() }
-        let links = links!
-        lock.unlock()
+        let store = store
+        let links = caches.withLock { caches in
+            if let links = caches.links { return links }
+            let links = store.cachedLinkTable()
+            caches.links = links
+            return links
+        }
         return links.resolvedPath(of: linkPath, from: sourcePath)
     }
 
@@ -41,13 +43,9 @@ final class DataviewPages: @unchecked Sendable {  // holds the store (a SQLite c
 
     /// The whole page of a note by path (for `this` and `[[link]].field`), cached; nil if not an indexed note.
     func page(path: String) -> DataviewObject? {
-        lock.lock()
-        if let cached = pageCache[path] { lock.unlock(); return cached }
-        lock.unlock()
+        if let cached = caches.withLock({ $0.pages[path] }) { return cached }
         let page = fileID(ofPath: path).flatMap { id in try? pages(ids: [id], needs: .everything).first }
-        lock.lock()
-        pageCache[path] = page
-        lock.unlock()
+        caches.withLock { $0.pages[path] = page }
         return page
     }
 
