@@ -9,17 +9,18 @@ import RhizomeCore
 /// 2. **plan**: `IndexDelta` (`IndexDelta.swift`), the difference between the walk and the index's file
 ///    states (`IndexStore+Files.swift`), computed without I/O;
 /// 3. **structure**: one transaction gives added files rows and marks the resolve keys that added and
-///    removed files affect (`writeStructure`, below);
+///    removed files affect (`Indexer+Structure.swift`, which also removes the files gone once the content
+///    is written);
 /// 4. **parse and resolve** on worker threads (`Indexer+Parsing.swift`), and **write** on this one, one
 ///    transaction per batch (`Indexer+Content.swift`, `BatchWriter`); then the files gone are removed;
 /// 5. **reconcile links**: the three resolution paths, and when each applies (`Indexer+Links.swift`);
-/// 6. **vault checks**: duplicate ids and reference fields (`VaultChecks`).
+/// 6. **vault checks**: duplicate ids and reference fields (`IndexStore+VaultChecks.swift`).
 ///
 /// Killing the process at any point leaves a consistent database: unparsed files keep their old size and
 /// time (or none) and are parsed next time; files gone stay until a run looks at them again; pending keys
-/// stay until re-resolved. The bookkeeping SQL lives in `IndexStore+Files` and `IndexStore+PendingLinks`;
-/// the content stage sets two pragmas itself, and `BatchWriter`, `FileDeletion` and `VaultChecks` write
-/// through the store's connection.
+/// stay until re-resolved. No stage holds SQL: the bookkeeping lives in `IndexStore+Files` and
+/// `IndexStore+PendingLinks`, the content rows in `BatchWriter`, removals in `FileDeletion`, the checks in
+/// `IndexStore+VaultChecks`; the stages decide only what goes in which transaction.
 public final class Indexer {
     public let store: IndexStore
     public let vaultRoot: String
@@ -161,9 +162,9 @@ public final class Indexer {
         return report
     }
 
-    /// Writes a delta, stage by stage: (1) structure, (2) content, parsed and resolved in batches
-    /// (`Indexer+Content.swift`), (2b) removals, (3) link reconciliation (`Indexer+Links.swift`), (4) vault
-    /// checks (`VaultChecks`).
+    /// Writes a delta, stage by stage: (1) structure (`Indexer+Structure.swift`), (2) content, parsed and
+    /// resolved in batches (`Indexer+Content.swift`), (2b) removals, (3) link reconciliation
+    /// (`Indexer+Links.swift`), (4) vault checks (`IndexStore+VaultChecks.swift`).
     private func apply(
         _ delta: IndexDelta, progress: ((IndexProgress) -> Void)?, phases: inout PhaseTimer, clock: ContinuousClock, started: ContinuousClock.Instant
     ) throws -> IndexReport {
@@ -220,7 +221,7 @@ public final class Indexer {
         // and write their notes' new links (`rhizome mv` of the note, which rewrites them). A run killed
         // before this leaves them indexed, as they were; the next run that looks at them removes them.
         if !removed.isEmpty {
-            try store.connection.transaction { try FileDeletion(store.connection).run(removed.map(\.id)) }
+            try removeFiles(removed.map(\.id))
             phases.mark("remove files")
         }
         // A first index's rows are all in the write-ahead log. They are copied into the database file on
@@ -255,33 +256,6 @@ public final class Indexer {
         phases.mark("totals")
         report.milliseconds = milliseconds(since: started, clock: clock)
         return report
-    }
-
-    /// Stage (1), structure: added files get rows, and added and removed files mark their resolve keys for
-    /// re-resolution (removed files leave once the content is written: 2b). Returns the id of each added
-    /// file, in the order of `delta.added`.
-    private func writeStructure(_ delta: IndexDelta) throws -> [Int64] {
-        let connection = store.connection
-        if delta.isColdIndex {
-            // A first index of a big vault writes each file's row with its content, numbering the files
-            // itself (the table is empty), so that nothing waits for a transaction of every file before the
-            // first notes are written. Secondary indexes are built once at the end (much faster than row by
-            // row; if the run is killed, the next open recreates them). Until every batch is in, the index
-            // is marked unfinished: a run killed part-way is started over by the next (links written so far
-            // may point at files it never wrote).
-            try connection.transaction {
-                try store.dropSecondaryIndexes()
-                try store.setMeta(Self.unfinishedFirstIndexKey, "1")
-                if delta.scanFindingsChanged { try store.replaceVaultLevelFindings(delta.scanFindings) }
-            }
-            return delta.added.indices.map { Int64($0 + 1) }
-        }
-        guard !delta.added.isEmpty || !delta.removed.isEmpty || delta.scanFindingsChanged else { return [] }
-        return try connection.transaction {
-            let ids = try store.insertFileRows(delta.added, markingPendingAlso: delta.removed)
-            if delta.scanFindingsChanged { try store.replaceVaultLevelFindings(delta.scanFindings) }
-            return ids
-        }
     }
 
     private func milliseconds(since start: ContinuousClock.Instant, clock: ContinuousClock) -> Double {
