@@ -69,7 +69,7 @@ public final class VaultMCPServer: Sendable {
             instructions: """
                 Rhizome answers questions about the Obsidian vault at \(vaultPath) from its link graph: notes, links, backlinks, \
                 tags, tasks, frontmatter, full-text search and note-type schemas. Name notes as in a wikilink (`Note`, `Folder/Note`). \
-                \(readOnly ? "Every tool is read-only." : "Write tools (create_note, append_to_note, set_properties, move_note, delete_note, undo) change the vault safely: links are kept, deletions go to .trash/, every change can be undone; pass the `hash` from read_note as `expectedHash`.") \
+                \(readOnly ? "Every tool is read-only." : "Write tools (create_note, append_to_note, set_properties, move_note, delete_note, fix_frontmatter, undo) change the vault safely: links are kept, deletions go to .trash/, every change can be undone; pass the `hash` from read_note as `expectedHash`.") \
                 Results are compact JSON: `data`, `total` and `truncated` (raise `limit` for more), and `freshness` (how current the index is). \
                 Calls may run in parallel; each is stopped after \(timeLimit.inSeconds.formatted()) s (error `timed-out`). Arguments outside a tool's input schema are refused (`invalid-argument`).
                 """,

@@ -125,6 +125,27 @@ struct WriteTools: Sendable {
                 return ToolOutput(TrashReport(plan, operation: operation), total: nil, truncated: false)
             }),
         Entry(
+            tool: tool("fix_frontmatter", title: "Fix frontmatter", destructive: false,
+                       "Repairs frontmatter that a schema (or Obsidian's own rules) says is wrong, where the repair is safe, as `rhizome fix` does: legacy tag/alias/cssclass keys renamed, a scalar made a list where a list belongs, dates written as YYYY-MM-DD, unquoted [[links]] quoted, keys in the schema's order. `populate` also adds missing fields that have defaults and ids the schema can infer; `unsafe` also removes keys a strict schema does not know. Only frontmatter lines change; bodies keep every byte. One change over every note fixed (`undo` reverses it). Returns each note's fixes and diff, and the notes skipped with the reason. Try `dryRun` first.",
+                       properties: [
+                        "notes": .object(["type": "array", "items": ["type": "string"], "description": "Notes (as in a wikilink) or vault-relative folders to fix (default: the whole vault)."]),
+                        "populate": .object(["type": "boolean", "default": false, "description": "Also add missing fields that have defaults, and inferable ids."]),
+                        "unsafe": .object(["type": "boolean", "default": false, "description": "Also remove keys that a strict schema does not know."]),
+                        "reorder": .object(["type": "boolean", "default": false, "description": "Put keys in the schema's order in every note (by default only in notes changed for another fix)."]),
+                        "dryRun": .object(["type": "boolean", "default": false, "description": .string(dryRunHelp)]),
+                       ]),
+            run: { arguments, editor in
+                let includes = try fixScope(arguments, store: editor.store)
+                let dryRun = try arguments.bool("dryRun", default: false)
+                let options = FixPlanner.Options(populate: try arguments.bool("populate", default: false), unsafe: try arguments.bool("unsafe", default: false),
+                                                 reorder: try arguments.bool("reorder", default: false))
+                let catalog = try SchemaCatalog.load(vaultRoot: editor.vaultPath)
+                let fix = FixOperation(vaultPath: editor.vaultPath, databasePath: editor.databasePath, options: options, write: !dryRun)
+                let (report, operation) = try fix.run(store: editor.store, catalog: catalog, includes: includes)
+                if let operation { try editor.reindex(operation) }
+                return ToolOutput(FixResult(report, operation: operation), total: report.changes.count, truncated: false)
+            }),
+        Entry(
             tool: tool("undo", title: "Undo the last change", destructive: true,
                        "Reverses the newest change made through Rhizome (by this server or the command line) that is not undone yet, when none of its files changed since; otherwise says which file changed and changes nothing.",
                        properties: ["dryRun": .object(["type": "boolean", "default": false, "description": .string(dryRunHelp)])]),
@@ -137,6 +158,27 @@ struct WriteTools: Sendable {
     ]
 
     static let noteHelp = "A note as you would write it in a wikilink: `Note`, `Folder/Note` or `Note.md`."
+
+    /// Which notes `fix_frontmatter` looks at: every note, or those at or under `notes` (each a vault-relative
+    /// path or folder, or a note's name as in a wikilink).
+    static func fixScope(_ arguments: ToolArguments, store: IndexStore) throws -> (String) -> Bool {
+        guard case .array(let items)? = arguments.values["notes"], !items.isEmpty else { return { _ in true } }
+        let known = try store.notePaths()
+        var prefixes: [String] = []
+        for item in items {
+            guard let text = item.stringValue else { throw ToolError.invalidArgument("`notes` holds note names or folders (text)") }
+            let path = try safePath(text.hasSuffix("/") ? String(text.dropLast()) : text)
+            if path.isEmpty || path == "." { return { _ in true } }
+            if known.contains(where: { $0 == path || $0.hasPrefix(path + "/") }) {
+                prefixes.append(path)
+            } else if let note = try store.resolveNote(path) {
+                prefixes.append(note.path)
+            } else {
+                throw ToolError.invalidArgument("no note in the vault is at or under `\(text)`, and no note has that name")
+            }
+        }
+        return { path in prefixes.contains { path == $0 || path.hasPrefix($0 + "/") } }
+    }
 
     /// Vault-relative paths only: an absolute path, `~` or `..` is refused before anything else.
     static func safePath(_ path: String) throws -> String {
@@ -211,4 +253,18 @@ struct UndoResult: Encodable, Sendable {
     var written: Bool
 
     private enum CodingKeys: String, CodingKey { case undone, undoneOperation, operation, written }
+}
+
+/// `fix_frontmatter`'s result: `rhizome fix --json`'s report, and the change's id when it was written.
+struct FixResult: Encodable, Sendable {
+    var changes: [NoteRewrite.Change]
+    var skipped: [NoteRewrite.Skipped]
+    var written: Bool
+    @NullEncoded var operation: String?
+
+    init(_ report: NoteRewrite.Report, operation: VaultOperation?) {
+        (changes, skipped, written, self.operation) = (report.changes, report.skipped, operation != nil, operation?.id)
+    }
+
+    private enum CodingKeys: String, CodingKey { case changes, skipped, written, operation }
 }

@@ -6,7 +6,7 @@ import RhizomeTestSupport
 /// the vault, keeps links, says what changed, refuses stale hashes and paths that leave the vault, and can be
 /// undone; `--read-only` offers none of them.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct MCPWriteToolsTests {
-    static let writeTools: Set<String> = ["create_note", "append_to_note", "set_properties", "move_note", "delete_note", "undo"]
+    static let writeTools: Set<String> = ["create_note", "append_to_note", "set_properties", "move_note", "delete_note", "fix_frontmatter", "undo"]
 
     func session(_ vault: TemporaryVault, arguments: [String] = []) throws -> MCPSession {
         let session = try MCPSession(vault: vault, arguments: arguments)
@@ -122,6 +122,51 @@ import RhizomeTestSupport
         // The index follows every change at once: backlinks of the moved note.
         let backlinks = try session.call("backlinks", ["note": "Archive/Plan"])
         #expect(backlinks.body["data"].array?.count == 2, "\(backlinks.body)")
+        #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
+    }
+    @Test func `an agent checks the vault's health, fixes frontmatter after a dry run, and undoes the fix`() throws {
+        let vault = try TemporaryVault()
+        let body = "# Idea\r\nSee [[Other]].\r\n"
+        try vault.write("Ideas/Idea.md", "---\ntag: idea\ntitle: Idea\n---\n" + body)
+        try vault.write("Other.md", "---\ntags:\n  - fine\n---\nNothing to fix.\n")
+        let session = try session(vault)
+        defer { session.child.stop() }
+
+        let status = try session.call("status", [:])
+        #expect(!status.isError, "\(status.body)")
+        #expect(status.body["data"]["index"]["staleFiles"] == 0, "\(status.body["data"])")
+        #expect(status.body["data"]["watcher"]["watched"] == true && status.body["data"]["healthy"] == true, "\(status.body["data"])")
+
+        // A dry run says what would change and changes nothing.
+        let original = try vault.read("Ideas/Idea.md")
+        let planned = try session.call("fix_frontmatter", ["dryRun": true])
+        #expect(!planned.isError, "\(planned.body)")
+        #expect(planned.body["data"]["written"] == false && planned.body["data"]["operation"] == .null)
+        #expect(planned.body["data"]["changes"].array?.compactMap { $0["path"].string } == ["Ideas/Idea.md"], "\(planned.body)")
+        #expect(planned.body["data"]["changes"][0]["diff"].string?.contains("+tags:") == true, "\(planned.body)")
+        #expect(try vault.read("Ideas/Idea.md") == original)
+
+        // Scoped to a note that needs nothing: nothing; to a name that is nowhere, or a path leaving the vault: refused.
+        let scoped = try session.call("fix_frontmatter", ["notes": ["Other"], "dryRun": true])
+        #expect(scoped.body["data"]["changes"].array?.isEmpty == true, "\(scoped.body)")
+        for notes: AnyJSON in [["Nowhere"], ["../outside"]] {
+            let refused = try session.call("fix_frontmatter", ["notes": notes])
+            #expect(refused.isError && refused.body["error"]["code"] == "invalid-argument", "\(notes): \(refused.body)")
+        }
+
+        // Written: only the frontmatter changed; the body (CRLF lines) keeps its bytes; the index follows.
+        let fixed = try session.call("fix_frontmatter", ["notes": ["Ideas/"]])
+        #expect(!fixed.isError && fixed.body["data"]["written"] == true, "\(fixed.body)")
+        #expect(fixed.body["data"]["operation"].string?.isEmpty == false)
+        let text = try vault.read("Ideas/Idea.md")
+        #expect(text.hasSuffix("---\n" + body) && text.contains("tags:") && !text.contains("tag: idea"), "\(text)")
+        let properties = try session.call("note", ["note": "Idea"])
+        #expect(properties.body["data"]["note"]["frontmatter"]["tags"] == ["idea"], "\(properties.body["data"]["note"]["frontmatter"])")
+        #expect(properties.body["data"]["note"]["frontmatter"]["tag"] == .null)
+
+        let undone = try session.call("undo", [:])
+        #expect(!undone.isError, "\(undone.body)")
+        #expect(try vault.read("Ideas/Idea.md") == original)
         #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
     }
 }
