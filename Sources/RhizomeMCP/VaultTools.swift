@@ -27,7 +27,7 @@ struct VaultTools: Sendable {
     private static let readOnly = Tool.Annotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false)
     static let noteHelp = "A note as you would write it in a wikilink: `Note`, `Folder/Note` or `Note.md` (Obsidian's resolution rules)."
 
-    static let catalog: [Entry] = baseCatalog + basesCatalog + noteCatalog + statusCatalog
+    static let catalog: [Entry] = baseCatalog + retrievalCatalog + basesCatalog + noteCatalog + statusCatalog
 
     private static let baseCatalog: [Entry] = [
         Entry(
