@@ -29,7 +29,8 @@ struct SearchCommand: RhizomeSubcommand {
 
     private var limit: Int { shaping.limit ?? 20 }
 
-    func validate() throws {        if let context, !(0...20).contains(context) { throw ValidationError("--context must be from 0 to 20 lines") }
+    func validate() throws {
+        if let context, !(0...20).contains(context) { throw ValidationError("--context must be from 0 to 20 lines") }
         guard query.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw ValidationError("give at least one word to search for")
         }
@@ -102,26 +103,16 @@ struct SearchCommand: RhizomeSubcommand {
         }
     }
 
-    /// `--context N`: the lines of each hit that hold a query word (case and accents ignored), with N lines
-    /// around, as ripgrep prints them: `12:` a matching line, `13-` a line around it, `--` between groups.
+    /// `--context N`: the lines of each hit that hold a query word, with N lines around (`MatchingLines`).
     private func printLines(
         of hits: [SearchHit], total: Int, around: Int, session: VaultSession, context: CommandContext, note: String?
     ) throws -> ExitStatus {
-        let words = query.flatMap { $0.split(whereSeparator: { $0.isWhitespace }) }
-            .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "*\"()")) }
-            .filter { !$0.isEmpty && !(raw && ["AND", "OR", "NOT", "NEAR"].contains($0)) }
-            .map(Self.folded)
+        let words = MatchingLines.words(of: query, raw: raw)
         var results: [LinesHit] = []
         for hit in hits {
             guard case .success(let bytes) = FileReader.read(DiskPath(session.vaultPath + "/" + hit.path), maxBytes: 16 << 20) else { continue }
-            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
-            let matching = lines.indices.filter { index in words.contains { Self.folded(lines[index]).contains($0) } }
-            var shown = Set<Int>()
-            for index in matching { for near in max(0, index - around)...min(lines.count - 1, index + around) { shown.insert(near) } }
-            let matchingSet = Set(matching)
-            results.append(LinesHit(
-                path: hit.path, score: hit.score, snippet: hit.snippet, matchingLines: matching.count,
-                lines: shown.sorted().map { LinesHit.Line(line: $0 + 1, text: lines[$0], match: matchingSet.contains($0)) }))
+            let found = MatchingLines(in: bytes, words: words, around: around)
+            results.append(LinesHit(path: hit.path, score: hit.score, snippet: hit.snippet, matchingLines: found.matchingLines, lines: found.lines))
         }
         if global.json {
             printJSON(results, total: total, vault: session.vaultPath, context: context, note: note)
@@ -133,7 +124,7 @@ struct SearchCommand: RhizomeSubcommand {
             var previous: Int? = nil
             for line in result.lines {
                 if let previous, line.line > previous + 1 { context.print("--") }
-                let text = styled && line.match ? Self.highlighted(line.text, words: words) : line.text
+                let text = styled && line.match ? MatchingLines.highlighted(line.text, words: words, open: "\u{1B}[1;31m", close: "\u{1B}[0m") : line.text
                 context.print("\(line.line)\(line.match ? ":" : "-")\(text)")
                 previous = line.line
             }
@@ -146,49 +137,12 @@ struct SearchCommand: RhizomeSubcommand {
         return .success
     }
 
-    /// `line` with each occurrence of a query word (case and accents ignored) in terminal bold red.
-    static func highlighted(_ line: String, words: [String]) -> String {
-        var ranges: [Range<String.Index>] = []
-        for word in words where !word.isEmpty {
-            var start = line.startIndex
-            while start < line.endIndex, let found = line.range(of: word, options: [.caseInsensitive, .diacriticInsensitive], range: start..<line.endIndex) {
-                ranges.append(found)
-                start = found.upperBound
-            }
-        }
-        guard !ranges.isEmpty else { return line }
-        // Overlapping matches (`watch` and `watcher`) merge into one.
-        var merged: [Range<String.Index>] = []
-        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = merged.last, range.lowerBound <= last.upperBound {
-                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-            } else {
-                merged.append(range)
-            }
-        }
-        var output = "", position = line.startIndex
-        for range in merged {
-            output += line[position..<range.lowerBound] + "\u{1B}[1;31m" + line[range] + "\u{1B}[0m"
-            position = range.upperBound
-        }
-        return output + line[position...]
-    }
-
-    private static func folded(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    }
-
     /// A hit with the lines `--context` prints.
     struct LinesHit: Encodable {
-        struct Line: Encodable {
-            var line: Int
-            var text: String
-            var match: Bool
-        }
         var path: String
         var score: Double
         var snippet: String
         var matchingLines: Int
-        var lines: [Line]
+        var lines: [MatchingLines.Line]
     }
 }
