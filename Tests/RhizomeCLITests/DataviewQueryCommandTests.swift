@@ -265,6 +265,25 @@ import RhizomeTestSupport
         #expect(rendered.components(separatedBy: "```dataview").count == 4)
     }
 
+    @Test func `a note saved with CRLF line endings has its blocks run, and its rendered copy keeps CRLF`() throws {
+        defer { cli.cleanUp() }
+        try vault.write("Windows.md", "# From Windows\r\n\r\n```dataview\r\nLIST FROM \"Reading\" WHERE rating = 5\r\n```\r\n\r\nAfter.\r\n")
+        let run = query("--note", "Windows", "--json")
+        let json = try #require(AnyJSON.parse(run.output), "\(run.output)\(run.error)")
+        let blocks = json["data"]["blocks"].array ?? []
+        #expect(blocks.count == 1, "\(json)")
+        #expect(blocks.first?["line"] == 3 || blocks.first?["openingLine"] == 3, "\(blocks)")
+        #expect(blocks.first?["error"] == .null, "\(blocks)")
+
+        let output = vault.outside.appendingPathComponent("Windows (rendered).md")
+        try FileManager.default.createDirectory(at: vault.outside, withIntermediateDirectories: true)
+        #expect(query("--note", "Windows", "--render", output.path).status == 0)
+        let rendered = try String(contentsOf: output, encoding: .utf8)
+        #expect(rendered.hasPrefix("# From Windows\r\n\r\n```dataview\r\n") && rendered.hasSuffix("After.\r\n"), "\(rendered.debugDescription)")
+        #expect(!rendered.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "every line ends in CRLF: \(rendered.debugDescription)")
+        #expect(rendered.contains("A Philosophy of Software Design"), "\(rendered)")
+    }
+
     @Test func renderRefusesToOverwriteTheNoteOrAnExistingFile() throws {
         defer { cli.cleanUp() }
         let note = vault.url("Reading list.md")

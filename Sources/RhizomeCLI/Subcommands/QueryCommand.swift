@@ -132,7 +132,9 @@ struct QueryCommand: RhizomeSubcommand {
         if resolvedDestination == resolvedOriginal {
             throw CLIError.invalidArgument("--render would overwrite the note itself (\(path)); give another path")
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The copy keeps the note's line endings.
+        let newline = text.contains("\r\n") ? "\r\n" : "\n"
+        var lines = DataviewBlock.lines(of: text).map(String.init)
         for outcome in outcomes.reversed() {
             let rendered: String
             switch outcome.result {
@@ -140,11 +142,11 @@ struct QueryCommand: RhizomeSubcommand {
             case .failure(let error):
                 rendered = "> [!error] Dataview query failed\n" + error.diagnostic.split(separator: "\n").map { "> " + $0 }.joined(separator: "\n")
             }
-            lines.insert(contentsOf: [""] + rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [""],
+            lines.insert(contentsOf: [""] + DataviewBlock.lines(of: rendered).map(String.init) + [""],
                          at: min(outcome.block.closingLine, lines.count))
         }
         let result = Result { () throws(FileWriteError) in
-            try AtomicFileWriter.create(destination, bytes: Array(lines.joined(separator: "\n").utf8))
+            try AtomicFileWriter.create(destination, bytes: Array(lines.joined(separator: newline).utf8))
         }
         if case .failure(.alreadyExists) = result {
             throw CLIError.invalidArgument("\(path) already exists; Rhizome never overwrites a file it did not create. Remove it or give another path")

@@ -9,11 +9,15 @@ public struct DataviewBlock: Sendable, Hashable {
     /// Finds the blocks in `text` (fenced with three or more backticks or tildes; the info string's first
     /// word is `language`, in any case: `dataview`, or `base` for Obsidian's embedded bases). Other fenced
     /// blocks are skipped whole.
+    /// The lines of `text` without their endings (`\n` or `\r\n`). In a `String`, "\r\n" is one
+    /// character, which a split at "\n" alone never finds: a note saved on Windows would be one line.
+    public static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    }
+
     public static func find(in text: String, language: String = "dataview") -> [DataviewBlock] {
         var blocks: [DataviewBlock] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
-        }
+        let lines = lines(of: text)
         var index = 0
         while index < lines.count {
             guard let (marker, length, info) = fence(lines[index]) else { index += 1; continue }
