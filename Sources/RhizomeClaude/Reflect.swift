@@ -112,7 +112,8 @@ public enum Reflect {
 
     /// Whether a reflection note is as Rhizome wrote it: its `rhizome-checksum` matches the rest of it.
     public static func isUnedited(_ text: String) -> Bool {
-        var lines = text.components(separatedBy: "\n")
+        // Line endings turned into CRLF (git's autocrlf, a Windows editor) are not an edit.
+        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
         guard let index = lines.firstIndex(where: { $0.hasPrefix("rhizome-checksum: ") }) else { return false }
         let recorded = String(lines[index].dropFirst("rhizome-checksum: ".count))
         lines.remove(at: index)

@@ -17,7 +17,7 @@ extension VaultEditor {
             throw EditError.refused(path: path, reason: "the heading `\(oldText)` holds a link, which renaming it would take out of the graph; edit that heading by hand")
         }
         let newText = new.trimmingSpaces
-        guard !newText.isEmpty, !newText.contains("\n"), !newText.contains("#"), !newText.contains("|"), !newText.contains("[["), !newText.contains("]]") else {
+        guard !newText.isEmpty, !newText.contains(where: \.isNewline), !newText.contains("#"), !newText.contains("|"), !newText.contains("[["), !newText.contains("]]") else {
             throw EditError.invalidName(path: newText, reason: "a heading that links reach holds no `#`, `|`, `[[`, `]]` or line break, and is not empty")
         }
         let files = try walk()

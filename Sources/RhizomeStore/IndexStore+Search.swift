@@ -28,7 +28,7 @@ extension IndexStore {
             """)
         statement.bind(words.map { .text(Self.escapeLike($0)) } + [.text(expression)] + scopeValues + [.integer(Int64(limit)), .integer(Int64(offset))])
         return try statement.rows {
-            SearchHit(path: $0.text(0), snippet: FullTextSegmenter.readable($0.text(1), highlight: highlight).replacingOccurrences(of: "\n", with: " "), score: $0.double(2))
+            SearchHit(path: $0.text(0), snippet: Self.oneLine(FullTextSegmenter.readable($0.text(1), highlight: highlight)), score: $0.double(2))
         }
     }
 
@@ -74,5 +74,10 @@ extension IndexStore {
         let hits = try search(query, limit: limit)
         guard hits.isEmpty, query.split(whereSeparator: { $0.isWhitespace }).count > 1 else { return (hits, false) }
         return (try search(query, limit: limit, anyWord: true), true)
+    }
+
+    /// A snippet on one line: each line break (`\r\n`, `\n` or `\r`) a space.
+    static func oneLine(_ snippet: String) -> String {
+        String(snippet.map { $0.isNewline ? " " : $0 })
     }
 }

@@ -54,12 +54,12 @@ enum BaseOutput {
     /// CSV of the table; a grouped view starts each row with its group's key, in group order.
     static func csv(_ result: BaseResult) -> String {
         let groupColumn = result.groups == nil ? [] : ["group"]
-        var lines = [(groupColumn + result.columns.map(\.displayName)).map(csvField).joined(separator: ",")]
+        var lines = [(groupColumn + result.columns.map(\.displayName)).map(CSVField.escaped).joined(separator: ",")]
         let sections = result.groups.map { $0.map { (key: Optional($0.key), rows: $0.rows) } } ?? [(key: nil, rows: result.rows)]
         for section in sections {
-            let prefix = section.key.map { [csvField(plain($0))] } ?? []
+            let prefix = section.key.map { [CSVField.escaped(plain($0))] } ?? []
             for row in section.rows {
-                lines.append((prefix + row.cells.map { csvField(cellText($0, inTable: false)) }).joined(separator: ","))
+                lines.append((prefix + row.cells.map { CSVField.escaped(cellText($0, inTable: false)) }).joined(separator: ","))
             }
         }
         return lines.joined(separator: "\r\n")
@@ -102,9 +102,4 @@ enum BaseOutput {
     }
 
     private static func escapePipes(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
-
-    private static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }

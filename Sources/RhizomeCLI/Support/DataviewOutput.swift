@@ -83,7 +83,7 @@ enum DataviewOutput {
         case .list, .table:
             lines += result.rows.map { cells($0).map(csvText) }
         }
-        return lines.map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        return lines.map { $0.map(CSVField.escaped).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 
     private static func csvText(_ value: DataviewValue) -> String {
@@ -95,11 +95,6 @@ enum DataviewOutput {
         case .list(let items): return items.map(csvText).joined(separator: ", ")
         default: return DataviewText.plain(value)
         }
-    }
-
-    private static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     // MARK: Plan

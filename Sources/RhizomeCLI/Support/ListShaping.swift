@@ -90,7 +90,7 @@ struct ListShaping: ParsableArguments {
         case .csv, .tsv:
             // One column: the header, then a path a line (quoted for CSV where it must be).
             context.print("path")
-            for path in shown { context.print(format == .csv ? Self.csvField(path) : path.replacingOccurrences(of: "\t", with: " ")) }
+            for path in shown { context.print(format == .csv ? CSVField.escaped(path) : path.replacingOccurrences(of: "\t", with: " ")) }
         case .paths:
             for path in shown { context.print(path) }
         case .text:
@@ -113,7 +113,7 @@ struct ListShaping: ParsableArguments {
         case .jsonl:
             for row in shown { context.print(JSONOutput.encode(row, pretty: false)) }
         case .csv, .tsv:
-            let field = { (text: String) in format == .csv ? Self.csvField(text) : text.replacingOccurrences(of: "\t", with: " ") }
+            let field = { (text: String) in format == .csv ? CSVField.escaped(text) : text.replacingOccurrences(of: "\t", with: " ") }
             context.print(columns.map(\.name).joined(separator: format == .csv ? "," : "\t"))
             for row in shown { context.print(columns.map { field($0.value(row)) }.joined(separator: format == .csv ? "," : "\t")) }
         case .paths:
@@ -129,11 +129,6 @@ struct ListShaping: ParsableArguments {
     func printCutLine(shown: Int, total: Int, context: CommandContext) {
         guard shown < total else { return }
         context.print("showing \(shown.grouped) of \(total.grouped)\(offset > 0 ? " from \(offset.grouped)" : ""); --limit and --offset to see more")
-    }
-
-    private static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

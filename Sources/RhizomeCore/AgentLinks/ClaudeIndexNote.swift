@@ -25,12 +25,16 @@ public enum ClaudeIndexNote {
             return .written
         case .file:
             guard case .success(let bytes) = FileReader.read(DiskPath(layout.indexNote), maxBytes: 4 << 20) else { return .notOurs }
-            let current = String(decoding: bytes, as: UTF8.self)
+            // Read with LF endings: a checkout with git's autocrlf or a Windows editor may have made them
+            // CRLF (in a `String`, "\r\n" is one character, which no split at "\n" finds); kept as found.
+            let usesCRLF = bytes.firstIndex(of: ASCII.newline).map { $0 > 0 && bytes[$0 - 1] == ASCII.carriageReturn } ?? false
+            let current = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
             // The mark must be in the frontmatter, not just anywhere in a note.
             let frontmatter = current.hasPrefix("---\n") ? current.dropFirst(4).components(separatedBy: "\n---\n").first ?? "" : ""
             guard frontmatter.split(separator: "\n").contains(Substring(marker)) else { return .notOurs }
             if withoutUpdatedLine(current) == withoutUpdatedLine(text) { return .unchanged }
-            try AtomicFileWriter.replace(layout.indexNote, expecting: bytes, with: Array(text.utf8))
+            let written = usesCRLF ? text.replacingOccurrences(of: "\n", with: "\r\n") : text
+            try AtomicFileWriter.replace(layout.indexNote, expecting: bytes, with: Array(written.utf8))
             return .written
         case .symlink, .directory:
             return .notOurs

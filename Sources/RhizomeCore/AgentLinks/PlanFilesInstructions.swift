@@ -78,7 +78,8 @@ public enum PlanFilesInstructions {
         guard let start else {
             var text = document
             let newline = usesCRLF ? "\r\n" : "\n"
-            if !text.isEmpty && !text.hasSuffix("\n") { text += newline }
+            // By byte: "\r\n" is one `Character`, which `hasSuffix("\n")` does not see.
+            if !text.isEmpty && text.utf8.last != UInt8(ascii: "\n") { text += newline }
             if !text.isEmpty && !text.hasSuffix("\n\n") && !text.hasSuffix("\r\n\r\n") { text += newline }
             return text + section
         }
