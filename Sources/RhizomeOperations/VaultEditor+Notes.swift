@@ -115,6 +115,7 @@ extension VaultEditor {
         if VaultFileKind(path: relative) != .note { relative += ".md" }
         try checkVisible(relative, asDestination: true)
         for part in relative.split(separator: "/") { try checkName(String(part), path: relative) }
+        try checkStaysInVault(relative)
         let files = try walk()
         if let existing = files.existingNote(named: relative) { throw EditError.destinationExists(path: String(existing.dropFirst(vaultPath.count + 1))) }
         if FileSystemEntry.at(vaultPath + "/" + relative) != .missing { throw EditError.destinationExists(path: relative) }
@@ -159,7 +160,7 @@ extension VaultEditor {
         if let expectedHash, Self.hash(of: bytes) != expectedHash {
             throw EditError.hashMismatch(path: path, expected: expectedHash, actual: Self.hash(of: bytes))
         }
-        try checkRewritable(path, diskPath: disk, files: files)
+        try checkRewritable(path, diskPath: disk, files: files, why: "the edit would rewrite it")
         return (path, disk, bytes)
     }
 

@@ -40,8 +40,11 @@ extension VaultEditor {
         guard !path.isEmpty else { throw .protectedPath(path: argument, reason: "that is the vault itself, which Rhizome does not move") }
         try checkVisible(path, asDestination: false)
         if files.diskPath(of: path) != nil || files.folders.contains(path) { return path }
-        let entry = FileSystemEntry.at(vaultPath + "/" + path)
-        if entry == .directory { return path }
+        // A folder with no vault file, or a symlink the walk did not follow (its target seen already).
+        switch FileSystemEntry.at(vaultPath + "/" + path) {
+        case .directory, .symlink: return path
+        default: break
+        }
         if let note = try storeCall({ try store.resolveNote(argument) }) { return note.path }
         throw .sourceNotFound(argument: argument, suggestions: (try? store.suggestions(for: argument)) ?? [])
     }
@@ -58,6 +61,7 @@ extension VaultEditor {
         }
         try checkVisible(path, asDestination: true)
         for part in path.split(separator: "/") { try checkName(String(part), path: path) }
+        try checkStaysInVault(path)
         var status = stat()
         // Also a name that differs only in Unicode form (`Café` in NFD, as macOS writes it): Obsidian takes
         // both for one note.
@@ -65,6 +69,56 @@ extension VaultEditor {
             throw .destinationExists(path: path)
         }
         return path
+    }
+
+    /// Refuses a path to be written whose folders lead out of the vault through a symlink: the deepest of
+    /// its folders that exists must really be inside the vault (`ext/Note.md` with `ext` a symlink to a
+    /// folder elsewhere would write outside).
+    func checkStaysInVault(_ path: String) throws(EditError) {
+        var folder = VaultPath.folder(of: path)
+        while !folder.isEmpty, FileSystemEntry.at(vaultPath + "/" + folder) == .missing { folder = VaultPath.folder(of: folder) }
+        guard !folder.isEmpty else { return }
+        let root = FileSystemEntry.realPath(vaultPath) ?? vaultPath
+        guard let real = FileSystemEntry.realPath(vaultPath + "/" + folder) else {
+            throw .protectedPath(path: path, reason: "its folder \(folder) is a symlink that leads nowhere; fix or remove the link first")
+        }
+        if real != root, !real.hasPrefix(root + "/") {
+            throw .protectedPath(path: path, reason: "its folder \(folder) is a symlink to \(real), outside the vault, and Rhizome only writes inside the vault; choose a folder in the vault")
+        }
+    }
+
+    /// Refuses moving a symlink (to a file or a folder) that leads outside the vault, and a folder holding
+    /// one or a relative one the move would break: Rhizome moves only what is in the vault.
+    func checkSourceStaysInVault(_ path: String, isFolder: Bool) throws(EditError) {
+        let root = FileSystemEntry.realPath(vaultPath) ?? vaultPath
+        func inside(_ real: String) -> Bool { real == root || real.hasPrefix(root + "/") }
+        let disk = vaultPath + "/" + path
+        if case .symlink(let target, _) = FileSystemEntry.at(disk) {
+            let real = FileSystemEntry.resolvedTarget(of: disk, target: target)
+            if !inside(real) {
+                throw .refused(path: path, reason: "it is a symlink to \(real), outside the vault; move the link by hand if you mean to")
+            }
+            return
+        }
+        guard isFolder else { return }
+        var pending = [path]
+        while let folder = pending.popLast() {
+            for name in FileSystemEntry.names(in: vaultPath + "/" + folder) {
+                let child = folder + "/" + name
+                switch FileSystemEntry.at(vaultPath + "/" + child) {
+                case .directory: pending.append(child)
+                case .symlink(let target, _):
+                    let real = FileSystemEntry.resolvedTarget(of: vaultPath + "/" + child, target: target)
+                    if !inside(real) {
+                        throw .refused(path: path, reason: "it holds \(child), a symlink to \(real) outside the vault; move or remove that link by hand first")
+                    }
+                    if !target.hasPrefix("/"), !real.hasPrefix((FileSystemEntry.realPath(vaultPath + "/" + path) ?? disk) + "/") {
+                        throw .refused(path: path, reason: "it holds \(child), a symlink with a relative target (\(target)) that moving the folder would break")
+                    }
+                default: continue
+                }
+            }
+        }
     }
 
     /// A name a link can reach and every file system takes.
@@ -98,16 +152,17 @@ extension VaultEditor {
 
     /// Refuses files whose text must not be rewritten (outside the vault through a symlink, read-only,
     /// hard-linked).
-    func checkRewritable(_ path: String, diskPath: String, files: VaultFiles) throws(EditError) {
+    /// `why`: what the change would do to the file, for the message.
+    func checkRewritable(_ path: String, diskPath: String, files: VaultFiles, why: String = "its links must change") throws(EditError) {
         if let outside = files.targetOutsideVault(diskPath) {
-            throw .refused(path: path, reason: "its links must change, but it is a symlink to \(outside), outside the vault, which Rhizome does not rewrite")
+            throw .refused(path: path, reason: "\(why), but it is a symlink to \(outside), outside the vault, which Rhizome does not rewrite")
         }
         do {
             try AtomicFileWriter.checkReplaceable(diskPath)
         } catch {
             switch error {
-            case .refused(_, let reason): throw .refused(path: path, reason: "its links must change, but \(reason)")
-            default: throw .refused(path: path, reason: "its links must change, but \(error.description)")
+            case .refused(_, let reason): throw .refused(path: path, reason: "\(why), but \(reason)")
+            default: throw .refused(path: path, reason: "\(why), but \(error.description)")
             }
         }
     }

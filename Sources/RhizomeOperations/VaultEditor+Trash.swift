@@ -19,6 +19,7 @@ extension VaultEditor {
         let allPaths = try storeCall { try store.filePaths() }
         var trashed = Set<String>()
         for source in sources {
+            try checkSourceStaysInVault(source.path, isFolder: source.isFolder)
             if source.isFolder {
                 trashed.formUnion(allPaths.filter { $0.hasPrefix(source.path + "/") })
             } else {
@@ -35,6 +36,7 @@ extension VaultEditor {
         for source in sources {
             let from = source.isFolder ? files.relativeDiskPath(ofFolder: source.path) : (files.relativeDiskPath(of: source.path) ?? source.path)
             let to = freeTrashPath(for: String(VaultPath.fileName(of: source.path)), taken: &taken)
+            try checkStaysInVault(to)
             steps.append(.move(from: from, to: to))
             moves.append(MovePlan.Move(from: source.path, to: to))
             if !source.isFolder, let disk = files.diskPath(of: source.path), case .success(let bytes) = FileReader.read(DiskPath(disk), maxBytes: 16 << 20) {

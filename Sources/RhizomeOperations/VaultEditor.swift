@@ -42,6 +42,7 @@ public struct VaultEditor {
         phases.mark("walk")
         let sourcePath = try resolveSource(source, files: files)
         let isFolder = files.folders.contains(sourcePath) || FileSystemEntry.at(vaultPath + "/" + sourcePath) == .directory
+        try checkSourceStaysInVault(sourcePath, isFolder: isFolder)
         let destinationPath = try resolveDestination(destination, source: sourcePath, isFolder: isFolder, files: files)
         if isFolder, destinationPath.lowercased().hasPrefix(sourcePath.lowercased() + "/") || destinationPath == sourcePath {
             throw .intoItself(source: sourcePath, destination: destinationPath)

@@ -87,6 +87,16 @@ import RhizomeTestSupport
             let escape = try session.call("move_note", ["source": "Plan", "destination": .string(destination)])
             #expect(escape.isError, "\(destination): \(escape.body)")
         }
+        // So are paths through a folder that is a symlink to elsewhere, for moves and new notes alike.
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("rhizome-mcp-outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try vault.symlink("Shared", to: outside.path)
+        let throughLink = try session.call("move_note", ["source": "Plan", "destination": "Shared/Plan.md"])
+        #expect(throughLink.body["error"]["code"] == "protected-path", "\(throughLink.body)")
+        let throughLinkNew = try session.call("create_note", ["path": "Shared/Deeper/New", "content": "n\n"])
+        #expect(throughLinkNew.body["error"]["code"] == "protected-path", "\(throughLinkNew.body)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
         // A refusal carries its fix apart, for the agent to act on.
         let taken = try session.call("move_note", ["source": "Home", "destination": "Archive/Plan.md"])
         #expect(taken.isError)

@@ -32,7 +32,7 @@ public enum FileSystemEntry: Sendable, Equatable {
     }
 
     /// Names in a folder (not `.`/`..`), sorted; empty when it cannot be read.
-    static func names(in folder: String) -> [String] {
+    public static func names(in folder: String) -> [String] {
         (try? readNames(in: folder)) ?? []
     }
 
@@ -66,7 +66,7 @@ public enum FileSystemEntry: Sendable, Equatable {
     }
 
     /// Where a symlink at `linkPath` written as `target` points, as an absolute path, real when it exists.
-    static func resolvedTarget(of linkPath: String, target: String) -> String {
+    public static func resolvedTarget(of linkPath: String, target: String) -> String {
         var absolute = target
         if !target.hasPrefix("/") {
             let parent = linkPath.lastIndex(of: "/").map { String(linkPath[..<$0]) } ?? "."
