@@ -36,6 +36,8 @@ public enum EditError: ExplainedError, Equatable {
     case notANote(path: String)
     /// No heading of that text in the note.
     case headingNotFound(path: String, heading: String, headings: [String])
+    /// A new heading name links cannot reach, or one that would take links to another heading of the note.
+    case invalidHeading(path: String, heading: String, reason: String)
     /// The edit would make the note invalid against its schema.
     case invalidResult(path: String, findings: [Finding])
     /// The frontmatter cannot be edited line by line (invalid YAML, flow style, unclosed).
@@ -65,6 +67,7 @@ public enum EditError: ExplainedError, Equatable {
         case .invalidResult: return "schema-violation"
         case .frontmatterNotEditable: return "frontmatter-not-editable"
         case .invalidProperty: return "invalid-property"
+        case .invalidHeading: return "invalid-heading"
         }
     }
 
@@ -96,7 +99,7 @@ public enum EditError: ExplainedError, Equatable {
         case .linksCannotBeKept(let problems):
             let listed = problems.prefix(10).map { "  " + $0.description }.joined(separator: "\n")
             let more = problems.count > 10 ? "\n  … and \(problems.count - 10) more" : ""
-            return ErrorMessage("the move would break links that Rhizome cannot rewrite safely, so nothing was changed:\n\(listed)\(more)")
+            return ErrorMessage("the change would break links that Rhizome cannot rewrite safely, so nothing was changed:\n\(listed)\(more)")
         case .changedSincePlanned(let path):
             return ErrorMessage("\(path) changed on disk while the change was being made, so it was stopped and nothing was left half done", ". ", "Run the command again.")
         case .trashNotLocal(let option):
@@ -104,7 +107,7 @@ public enum EditError: ExplainedError, Equatable {
                 "this vault's Obsidian settings delete files \(option == "none" ? "for good" : "to the system trash") (`trashOption: \(option)` in .obsidian/app.json), and Rhizome only moves files to the vault's .trash/ folder. Nothing was changed",
                 ": ", "pass --local-trash to use .trash/ anyway, or set \"Deleted files\" to \"Move to Obsidian trash\" in Obsidian's settings.")
         case .nothingToUndo:
-            return ErrorMessage("there is nothing to undo: no change made by Rhizome is recorded for this vault's index (see `rhizome history`).")
+            return ErrorMessage("there is nothing to undo: every change Rhizome recorded for this vault's index is undone already, or none was made (see `rhizome history`).")
         case .undoBlocked(let operation, let path, let reason):
             return ErrorMessage("cannot undo \(operation): \(path) \(reason) since. Nothing was changed", "; ", "undo that change by hand, or leave it.")
         case .busy(let lockPath):
@@ -123,6 +126,8 @@ public enum EditError: ExplainedError, Equatable {
             return ErrorMessage("the change would make \(path) invalid against its schema, so nothing was changed:\n\(listed)", "\n", "Give a valid value, or pass --force to write it anyway.")
         case .frontmatterNotEditable(let path, let reason):
             return ErrorMessage("\(path): \(reason)")
+        case .invalidHeading(let path, let heading, let reason):
+            return ErrorMessage("`\(heading)` cannot be the new name of the heading in \(path): \(reason). Nothing was changed.")
         case .invalidProperty(let key, let reason):
             return ErrorMessage("the property `\(key)` cannot be written: \(reason). Nothing was changed.")
         }

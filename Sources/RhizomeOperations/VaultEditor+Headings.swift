@@ -8,7 +8,9 @@ extension VaultEditor {
     public func planRenameHeading(_ old: String, to new: String, in note: String) throws -> MovePlan {
         let (path, _, bytes) = try readNote(note, expectedHash: nil)
         let headings = NoteParser.parse(bytes, path: path, includeBodyText: false).headings
-        guard let index = Self.headingIndex(old, in: headings) else {
+        // `B#Dup`: a heading path, read as a link's subpath is (the `Dup` after `B`).
+        let headingPath = HeadingRenamePlanner.parts(of: String(old.trimmingSpaces.drop(while: { $0 == "#" })))
+        guard let index = Self.headingIndex(old, in: headings) ?? HeadingRenamePlanner.resolve(headingPath, in: headings.map(\.text))?.last else {
             throw EditError.headingNotFound(path: path, heading: old, headings: headings.map(\.text))
         }
         let oldText = headings[index].text
@@ -18,7 +20,7 @@ extension VaultEditor {
         }
         let newText = new.trimmingSpaces
         guard !newText.isEmpty, !newText.contains(where: \.isNewline), !newText.contains("#"), !newText.contains("|"), !newText.contains("[["), !newText.contains("]]") else {
-            throw EditError.invalidName(path: newText, reason: "a heading that links reach holds no `#`, `|`, `[[`, `]]` or line break, and is not empty")
+            throw EditError.invalidHeading(path: path, heading: new, reason: "a heading that links reach holds no `#`, `|`, `[[`, `]]` or line break, and is not empty")
         }
         let files = try walk()
         var sourcePaths = Set(try storeCall { try store.backlinks(toPaths: [path]) }.map(\.source))
@@ -30,9 +32,17 @@ extension VaultEditor {
             }
             sources.append(RelinkPlanner.Source(path: source, bytes: sourceBytes))
         }
-        let planner = HeadingRenamePlanner(filePaths: try storeCall { try store.filePaths() }, notePath: path, oldHeading: oldText, newHeading: newText)
+        let planner = HeadingRenamePlanner(filePaths: try storeCall { try store.filePaths() }, notePath: path, headings: headings.map(\.text), index: index, newHeading: newText)
         let result = planner.plan(sources)
-        if !result.problems.isEmpty { throw EditError.linksCannotBeKept(problems: result.problems) }
+        if !result.problems.isEmpty {
+            // The new name is another heading's: links to that one (or through it) would change their heading.
+            let others = headings.indices.filter { $0 != index && headings[$0].text.lowercased() == newText.lowercased() }
+            if !others.isEmpty {
+                let listed = result.problems.prefix(5).map { "\($0.path)\($0.line.map { ":\($0)" } ?? "")" }.joined(separator: ", ")
+                throw EditError.invalidHeading(path: path, heading: newText, reason: "the note already has a heading `\(headings[others[0]].text)`, and links to its headings (\(listed)) would then reach a different one; choose a name no other heading of the note has")
+            }
+            throw EditError.linksCannotBeKept(problems: result.problems)
+        }
         var steps: [VaultOperation.Step] = []
         var contents: [[UInt8]] = []
         var changes: [MovePlan.FileChange] = []
@@ -50,7 +60,7 @@ extension VaultEditor {
         let links = changes.reduce(0) { $0 + $1.edits.count }
         let summary = "rename-heading \(path)#\(oldText) → \(newText) (\(links) link\(links == 1 ? "" : "s") in \(changes.count) file\(changes.count == 1 ? "" : "s"))"
         return MovePlan(
-            source: path + "#" + oldText, destination: path + "#" + newText, isFolder: false, moves: [], changes: changes, newlyResolved: [],
+            source: path + "#" + oldText, destination: path + "#" + newText, isFolder: false, moves: [], changes: changes, newlyResolved: result.newlyResolved,
             operation: VaultOperation(kind: "rename-heading", summary: summary, steps: steps, result: states), contents: contents)
     }
 }

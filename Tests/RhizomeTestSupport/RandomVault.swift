@@ -42,6 +42,8 @@ public struct RandomVault {
             lines += ["---", "up: \"[[\(target)]]\"", "tags: [one]", "# a comment: kept", "---"]
         }
         lines.append("# Heading")
+        // Headings of the same name: `#Dup` reaches the first, `#Second#Dup` the one after `# Second`.
+        if Bool.random(using: &generator) { lines += ["## Dup", "# Second", "## Dup", "### Sub"] }
         // A heading may hold a link (the Help vault's `### [[Properties]]`): its text changes with the link.
         if Int.random(in: 0..<3, using: &generator) == 0 {
             lines.append("## About [[\(linkText(to: paths.randomElement(using: &generator)!, from: path, markdown: false, generator: &generator))]]")
@@ -51,7 +53,8 @@ public struct RandomVault {
             let target = paths.randomElement(using: &generator)!
             let markdown = Int.random(in: 0..<3, using: &generator) == 0
             let text = linkText(to: target, from: path, markdown: markdown, generator: &generator)
-            let subpath = Int.random(in: 0..<4, using: &generator) == 0 ? "#Heading" : ""
+            let subpath = Int.random(in: 0..<4, using: &generator) == 0
+                ? ["#Heading", "#Dup", "#Second#Dup", "#Heading#Dup", "#Dup#Sub", "#Second"].randomElement(using: &generator)! : ""
             switch (markdown, Int.random(in: 0..<6, using: &generator)) {
             case (true, 0): lines.append("An image ![alt](\(encode(text))\(subpath)) here.")
             case (true, 1): lines.append("Angle [link](<\(text)\(subpath)>) here.")

@@ -28,6 +28,9 @@ struct RenameHeadingCommand: RhizomeSubcommand {
             context.print(UnifiedDiff.render(old: change.oldBytes, new: change.newBytes, path: change.path), terminator: "")
         }
         let links = "\(plan.linkCount) link\(plan.linkCount == 1 ? "" : "s") in \(plan.changes.count) file\(plan.changes.count == 1 ? "" : "s")"
+        for link in plan.newlyResolved {
+            context.print("note: \(link.path):\(link.line):\(link.column): the link to `\(link.linkPath)`, which reaches no heading now, will reach \(link.target)")
+        }
         context.print(operation.map { "renamed \(plan.source) → \(plan.destination); updated \(links). Undo with `rhizome undo --write` (operation \($0.id))." }
                       ?? "would rename \(plan.source) → \(plan.destination) and update \(links). Nothing was changed: add --write to apply.")
         return .success

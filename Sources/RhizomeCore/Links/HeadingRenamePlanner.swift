@@ -1,23 +1,53 @@
-/// Works out a heading's rename: the heading's own line in its note, and every link to that heading
-/// (`[[Note#Old]]`, `[[Note#Parent#Old|shown]]`, `![[Note#Old]]`, `[x](Note.md#Old)`, and `[[#Old]]` inside the
-/// note), each changed only in the last part of its subpath. Everything else keeps its bytes; each rewritten
-/// file is parsed again and must hold the same links, reaching the same files, with only those subpaths
-/// changed, or it is a `Problem`.
+/// Works out a heading's rename: the heading's own line in its note, and every link that reaches that heading
+/// (`[[Note#Old]]`, `[[Note#Old|shown]]`, `![[Note#Old]]`, `[x](Note.md#Old)`, `[[#Old]]` inside the note) or
+/// names it on the way to another (`[[Note#Old#Sub]]`), each changed only in that part of its subpath.
+///
+/// A heading path is read as Obsidian reads it: each part is the first heading after the previous part's
+/// (ignoring letter case), so with two `## Dup` headings `[[Note#Dup]]` reaches the first and `[[Note#B#Dup]]`
+/// the one after `# B`. Only links that reach the renamed heading change, and every other heading link to the
+/// note must reach the same heading after the rename as before (a new name that takes another link's heading
+/// is a `Problem`; a link that reached no heading and would reach the renamed one is `newlyResolved`).
+/// Everything else keeps its bytes; each rewritten file is parsed again and must hold the
+/// same links, reaching the same files, with only those subpaths changed.
 public struct HeadingRenamePlanner: Sendable {
     public let notePath: String
     public let oldHeading: String
     public let newHeading: String
+    /// The note's headings' texts in order, before and after the rename.
+    private let oldHeadings: [String]
+    private let newHeadings: [String]
+    private let renamedIndex: Int
     private let paths: [String]
     private let resolver: LinkResolver<Int>
 
-    /// `filePaths`: every file of the vault; `notePath`: the note whose heading `oldHeading` (its text as
-    /// the parser reads it) becomes `newHeading`.
-    public init(filePaths: [String], notePath: String, oldHeading: String, newHeading: String) {
+    /// `filePaths`: every file of the vault; `headings`: the texts of the note's headings as the parser reads
+    /// them; `index`: the one that becomes `newHeading`.
+    public init(filePaths: [String], notePath: String, headings: [String], index: Int, newHeading: String) {
         paths = filePaths
         resolver = LinkResolver(files: filePaths.enumerated().map { (path: $0.element, id: $0.offset) })
         self.notePath = notePath
-        self.oldHeading = oldHeading
+        oldHeadings = headings
+        renamedIndex = index
+        var renamed = headings
+        renamed[index] = newHeading
+        newHeadings = renamed
+        oldHeading = headings[index]
         self.newHeading = newHeading
+    }
+
+    /// The headings a heading path's parts reach, in order (each the first after the one before, letter case
+    /// ignored); nil when a part reaches none. Empty parts (`Note##A`) are skipped.
+    public static func resolve(_ parts: [String], in headings: [String]) -> [Int]? {
+        let lowered = headings.map { $0.lowercased() }
+        var reached: [Int] = []
+        var from = 0
+        for part in parts {
+            let wanted = part.lowercased()
+            guard let index = lowered[from...].firstIndex(of: wanted) else { return nil }
+            reached.append(index)
+            from = index + 1
+        }
+        return reached
     }
 
     public func plan(_ sources: [RelinkPlanner.Source]) -> RelinkPlanner.Result {
@@ -27,33 +57,60 @@ public struct HeadingRenamePlanner: Sendable {
             guard kind.isParsed else { continue }
             let parsed = kind == .canvas ? CanvasParser.parse(source.bytes, path: source.path) : NoteParser.parse(source.bytes, path: source.path, includeBodyText: false)
             let targets = resolver.resolveAll(parsed.links, from: source.path).map { $0.target.map { paths[$0] } }
-            let renamed = parsed.links.indices.filter { targets[$0] == notePath && refersToHeading(parsed.links[$0].subpath) }
+            let toNote = parsed.links.indices.filter { targets[$0] == notePath && Self.isHeadingPath(parsed.links[$0].subpath) }
             var replacements: [(range: Range<Int>, text: String)] = []
             var edits: [RelinkPlanner.LinkEdit] = []
+            var renamed = Set<Int>()
             func problem(_ line: Int?, _ message: String) { result.problems.append(RelinkPlanner.Problem(path: source.path, line: line, column: nil, message: message)) }
-            let located = LinkLocator.locate(renamed.map { parsed.links[$0] }, in: source.bytes, isCanvas: kind == .canvas)
-            for (position, index) in renamed.enumerated() {
+            let located = LinkLocator.locate(toNote.map { parsed.links[$0] }, in: source.bytes, isCanvas: kind == .canvas)
+            for (position, index) in toNote.enumerated() {
                 let link = parsed.links[index]
-                guard let place = located[position], let subpath = place.subpathRange else {
-                    problem(link.line, "the link to `\(link.path)#\(link.subpath ?? "")` must follow the heading, but its text could not be found exactly; edit it by hand")
+                let shown = "[[\(link.path)#\(link.subpath ?? "")]]"
+                let parts = Self.parts(of: link.subpath ?? "")
+                let before = Self.resolve(parts, in: oldHeadings)
+                let touched = before.map { reached in reached.indices.filter { reached[$0] == renamedIndex } } ?? []
+                guard !touched.isEmpty else {
+                    // A link to another heading must still reach it. One that reached no heading and reaches
+                    // the renamed one is said, as a move says the unresolved links it resolves.
+                    let after = Self.resolve(parts, in: newHeadings)
+                    if let before, after != before {
+                        problem(link.line, "`\(shown)` reaches the heading `\(oldHeadings[before.last!])`, but after the rename it would reach another; choose a name no other heading of \(notePath) has")
+                    } else if before == nil, let after {
+                        result.newlyResolved.append(RelinkPlanner.NewlyResolved(
+                            path: source.path, line: link.line, column: link.column, linkPath: link.path + "#" + (link.subpath ?? ""),
+                            target: notePath + "#" + newHeadings[after.last!]))
+                    }
                     continue
                 }
-                // Only the last part of the subpath (`Parent#Old`) is the heading's own text.
-                let raw = Array(source.bytes[subpath])
-                let lastStart = (raw.lastIndex(of: UInt8(ascii: "#")).map { $0 + 1 }) ?? 0
-                var partStart = subpath.lowerBound + lastStart
-                while partStart < subpath.upperBound, source.bytes[partStart] == UInt8(ascii: " ") { partStart += 1 }
+                guard let place = located[position], let subpath = place.subpathRange else {
+                    problem(link.line, "the link `\(shown)` must follow the heading, but its text could not be found exactly; edit it by hand")
+                    continue
+                }
+                let raw = Self.rawParts(Array(source.bytes[subpath]), offset: subpath.lowerBound)
+                guard raw.count == parts.count else {
+                    problem(link.line, "the link `\(shown)` must follow the heading, but its parts could not be told apart; edit it by hand")
+                    continue
+                }
                 guard let text = LinkPathWriter<Int>.encode(newHeading, for: place), !newHeading.contains("#") else {
                     problem(link.line, "the new heading `\(newHeading)` cannot be written in this link (links cannot carry `#`, `|` or `]]`)")
                     continue
                 }
-                replacements.append((partStart..<subpath.upperBound, text))
-                edits.append(RelinkPlanner.LinkEdit(
-                    line: link.line, column: link.column, kind: link.kind,
-                    oldText: String(decoding: source.bytes[partStart..<subpath.upperBound], as: UTF8.self), newText: text, target: notePath))
+                var newParts = parts
+                for part in touched { newParts[part] = newHeading }
+                if Self.resolve(newParts, in: newHeadings) != before {
+                    problem(link.line, "`\(shown)` would no longer reach the renamed heading (another heading of \(notePath) comes first); choose another name")
+                    continue
+                }
+                for part in touched {
+                    replacements.append((raw[part], text))
+                    edits.append(RelinkPlanner.LinkEdit(
+                        line: link.line, column: link.column, kind: link.kind,
+                        oldText: String(decoding: source.bytes[raw[part]], as: UTF8.self), newText: text, target: notePath))
+                }
+                renamed.insert(index)
             }
             if source.path == notePath {
-                guard let headingRange = Self.headingTextRange(of: oldHeading, in: source.bytes, headings: parsed.headings) else {
+                guard let headingRange = Self.headingTextRange(at: renamedIndex, of: oldHeading, in: source.bytes, headings: parsed.headings) else {
                     problem(nil, "no heading `\(oldHeading)` in \(notePath)")
                     continue
                 }
@@ -64,7 +121,7 @@ public struct HeadingRenamePlanner: Sendable {
             for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
                 newBytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
             }
-            if let message = verify(newBytes, old: parsed, renamed: Set(renamed), source: source.path, kind: kind, targets: targets) {
+            if let message = verify(newBytes, old: parsed, renamed: renamed, source: source.path, kind: kind, targets: targets) {
                 problem(nil, "renaming the heading would \(message); nothing was planned for this file")
                 continue
             }
@@ -73,11 +130,29 @@ public struct HeadingRenamePlanner: Sendable {
         return result
     }
 
-    /// Whether a link's subpath names the heading (its last `#` part), not a block (`^id`).
-    func refersToHeading(_ subpath: String?) -> Bool {
-        guard let subpath, !subpath.hasPrefix("^") else { return false }
-        let last = subpath.split(separator: "#", omittingEmptySubsequences: false).last.map { String($0).trimmingSpaces } ?? ""
-        return last == oldHeading || last.lowercased() == oldHeading.lowercased()
+    /// Whether a link's subpath is a heading path, not a block (`^id`).
+    static func isHeadingPath(_ subpath: String?) -> Bool {
+        guard let subpath else { return false }
+        return !subpath.trimmingSpaces.hasPrefix("^") && !parts(of: subpath).isEmpty
+    }
+
+    /// A heading path's parts, trimmed, empty ones skipped.
+    public static func parts(of subpath: String) -> [String] {
+        subpath.split(separator: "#").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+    }
+
+    /// The byte ranges of a subpath's parts as written (trimmed of spaces, empty ones skipped), matching `parts(of:)`.
+    static func rawParts(_ bytes: [UInt8], offset: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for end in bytes.indices.filter({ bytes[$0] == UInt8(ascii: "#") }) + [bytes.count] {
+            var (lower, upper) = (start, end)
+            while lower < upper, bytes[lower] == UInt8(ascii: " ") { lower += 1 }
+            while upper > lower, bytes[upper - 1] == UInt8(ascii: " ") { upper -= 1 }
+            if lower < upper { ranges.append(offset + lower..<offset + upper) }
+            start = end + 1
+        }
+        return ranges
     }
 
     private func verify(_ newBytes: [UInt8], old: ParsedNote, renamed: Set<Int>, source: String, kind: VaultFileKind, targets: [String?]) -> String? {
@@ -86,28 +161,28 @@ public struct HeadingRenamePlanner: Sendable {
         let reached = resolver.resolveAll(new.links, from: source).map { $0.target.map { paths[$0] } }
         for index in old.links.indices {
             let (before, after) = (old.links[index], new.links[index])
-            var expected = before.subpath
-            if renamed.contains(index), let subpath = before.subpath {
-                var parts = subpath.split(separator: "#", omittingEmptySubsequences: false).map(String.init)
-                parts[parts.count - 1] = newHeading
-                expected = parts.joined(separator: "#")
+            var expected = before.subpath.map(Self.parts(of:))
+            if renamed.contains(index), let parts = expected, let chain = Self.resolve(parts, in: oldHeadings) {
+                expected = parts.indices.map { chain[$0] == renamedIndex ? newHeading : parts[$0] }
             }
+            let afterParts = after.subpath.map(Self.parts(of:))
             guard after.kind == before.kind, after.path == before.path, after.display == before.display, reached[index] == targets[index],
-                  after.subpath?.trimmingSpaces == expected?.trimmingSpaces || after.subpath?.removingPercentEncodingIfValid == expected else {
+                  afterParts == expected || afterParts?.map(\.removingPercentEncodingIfValid) == expected else {
                 return "change the link at line \(before.line) beyond its heading"
             }
         }
         guard new.headings.map(\.level) == old.headings.map(\.level), new.tags.map(\.name) == old.tags.map(\.name), new.tasks.count == old.tasks.count else {
             return "change its headings, tags or tasks"
         }
-        if source == notePath, !new.headings.contains(where: { $0.text == newHeading }) { return "not give the note the new heading" }
+        if source == notePath, new.headings.map(\.text) != newHeadings { return "not give the note the new heading in place of the old" }
         return nil
     }
 
     /// The bytes of a heading's text on its line: after an ATX heading's `#`s (before a closing run of `#`s),
     /// or a setext heading's whole line, trimmed.
-    static func headingTextRange(of text: String, in bytes: [UInt8], headings: [Heading]) -> Range<Int>? {
-        guard let heading = headings.first(where: { $0.text == text }) ?? headings.first(where: { $0.text.lowercased() == text.lowercased() }) else { return nil }
+    static func headingTextRange(at index: Int, of text: String, in bytes: [UInt8], headings: [Heading]) -> Range<Int>? {
+        guard headings.indices.contains(index), headings[index].text == text else { return nil }
+        let heading = headings[index]
         var lineStart = 0, line = 1
         while line < heading.line, let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
             lineStart = newline + 1
