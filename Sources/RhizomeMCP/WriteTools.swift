@@ -100,12 +100,13 @@ struct WriteTools: Sendable {
                         "source": string("The note (as in a wikilink), or a vault-relative file or folder path."),
                         "destination": string("The new vault-relative path, or a folder (ending in `/`) to move it into."),
                         "expectedHash": string(hashHelp + " (notes only)"),
+                        "resolveLinks": .object(["type": "boolean", "default": false, "description": "Let links that reach nothing now reach the moved file when its new name is theirs; without it such a move is refused (`would-resolve-links`) and the links are listed."]),
                         "dryRun": .object(["type": "boolean", "default": false, "description": .string(dryRunHelp)]),
                        ], required: ["source", "destination"]),
             run: { arguments, editor in
                 let source = try safeNote(arguments.string("source"))
                 if let expected = arguments.optionalString("expectedHash") { try editor.checkHash(of: source, expectedHash: expected) }
-                let plan = try editor.planMove(source, to: try safePath(arguments.string("destination")))
+                let plan = try editor.planMove(source, to: try safePath(arguments.string("destination")), resolvingLinks: try arguments.bool("resolveLinks", default: false))
                 let operation = try arguments.bool("dryRun", default: false) ? nil : try editor.apply(plan)
                 return ToolOutput(MoveReport(plan, operation: operation), total: nil, truncated: false)
             }),

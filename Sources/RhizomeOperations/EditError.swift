@@ -38,6 +38,8 @@ public enum EditError: ExplainedError, Equatable {
     case headingNotFound(path: String, heading: String, headings: [String])
     /// A new heading name links cannot reach, or one that would take links to another heading of the note.
     case invalidHeading(path: String, heading: String, reason: String)
+    /// Links that reach nothing now would reach a file (or heading) after the change; allowed only when asked.
+    case wouldResolveLinks(links: [RelinkPlanner.NewlyResolved])
     /// The edit would make the note invalid against its schema.
     case invalidResult(path: String, findings: [Finding])
     /// The frontmatter cannot be edited line by line (invalid YAML, flow style, unclosed).
@@ -68,6 +70,7 @@ public enum EditError: ExplainedError, Equatable {
         case .frontmatterNotEditable: return "frontmatter-not-editable"
         case .invalidProperty: return "invalid-property"
         case .invalidHeading: return "invalid-heading"
+        case .wouldResolveLinks: return "would-resolve-links"
         }
     }
 
@@ -128,6 +131,12 @@ public enum EditError: ExplainedError, Equatable {
             return ErrorMessage("\(path): \(reason)")
         case .invalidHeading(let path, let heading, let reason):
             return ErrorMessage("`\(heading)` cannot be the new name of the heading in \(path): \(reason). Nothing was changed.")
+        case .wouldResolveLinks(let links):
+            let listed = links.prefix(10).map { "  \($0.path):\($0.line):\($0.column): `\($0.linkPath)` would reach \($0.target)" }.joined(separator: "\n")
+            let more = links.count > 10 ? "\n  … and \(links.count - 10) more" : ""
+            return ErrorMessage(
+                "the change would make \(links.count) link\(links.count == 1 ? "" : "s") that reach nothing now reach a file, so nothing was changed:\n\(listed)\(more)",
+                "\n", "choose another name, or allow it (`--resolve-links`; `resolveLinks: true` over MCP) if those links mean the new name.")
         case .invalidProperty(let key, let reason):
             return ErrorMessage("the property `\(key)` cannot be written: \(reason). Nothing was changed.")
         }

@@ -5,7 +5,8 @@ import RhizomeStore
 extension VaultEditor {
     /// Plans renaming the heading `old` of `note` to `new`, and the subpath of every link to it (from any
     /// note, canvas, or the note itself). A plan like a move: a diff per file, applied through the journal.
-    public func planRenameHeading(_ old: String, to new: String, in note: String) throws -> MovePlan {
+    /// Unless `resolvingLinks`, refuses when a heading link that reaches no heading would reach the renamed one.
+    public func planRenameHeading(_ old: String, to new: String, in note: String, resolvingLinks: Bool = false) throws -> MovePlan {
         let (path, _, bytes) = try readNote(note, expectedHash: nil)
         let headings = NoteParser.parse(bytes, path: path, includeBodyText: false).headings
         // `B#Dup`: a heading path, read as a link's subpath is (the `Dup` after `B`).
@@ -43,6 +44,7 @@ extension VaultEditor {
             }
             throw EditError.linksCannotBeKept(problems: result.problems)
         }
+        if !resolvingLinks, !result.newlyResolved.isEmpty { throw EditError.wouldResolveLinks(links: result.newlyResolved) }
         var steps: [VaultOperation.Step] = []
         var contents: [[UInt8]] = []
         var changes: [MovePlan.FileChange] = []

@@ -34,8 +34,9 @@ public struct VaultEditor {
 
     /// Plans moving `source` (a note name resolved like a wikilink, or a vault-relative file or folder
     /// path) to `destination` (a vault-relative path; an existing folder or a path ending in `/` means
-    /// into that folder). Throws when the move is not allowed or would break a link.
-    public func planMove(_ source: String, to destination: String) throws(EditError) -> MovePlan {
+    /// into that folder). Throws when the move is not allowed or would break a link, and (unless
+    /// `resolvingLinks`) when it would make unresolved links reach the moved file.
+    public func planMove(_ source: String, to destination: String, resolvingLinks: Bool = false) throws(EditError) -> MovePlan {
         var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "plan")
         defer { phases.finish() }
         let files = try walk()
@@ -76,6 +77,7 @@ public struct VaultEditor {
         let result = planner.plan(sources)
         phases.mark("relink")
         if !result.problems.isEmpty { throw .linksCannotBeKept(problems: result.problems) }
+        if !resolvingLinks, !result.newlyResolved.isEmpty { throw .wouldResolveLinks(links: result.newlyResolved) }
 
         // The journal's steps, in paths as spelled on disk: the move, then the rewrites at the new paths.
         let relativeSource = isFolder ? files.relativeDiskPath(ofFolder: sourcePath) : (files.relativeDiskPath(of: sourcePath) ?? sourcePath)

@@ -31,7 +31,11 @@ import RhizomeTestSupport
                 let context = "seed \(10_000 + seed) step \(step)"
                 if choice < 5 {
                     guard let (source, destination) = randomMove(files, generator: &generator) else { continue }
-                    guard let plan = plan(context, { try editor.planMove(source, to: destination) }) else { continue }
+                    // Without --resolve-links a move that would give unresolved links a target is refused, and
+                    // the graph is kept exactly; with it, those links (and only those) may resolve.
+                    let resolving = Int.random(in: 0..<4, using: &generator) == 0
+                    guard let plan = plan(context, { try editor.planMove(source, to: destination, resolvingLinks: resolving) }) else { continue }
+                    #expect(resolving || plan.newlyResolved.isEmpty, "\(context)")
                     try editor.apply(plan)
                     let expected = before.moved(Dictionary(uniqueKeysWithValues: plan.moves.map { ($0.from, $0.to) }))
                     try checkGraph(store, vault: vault, expected: expected, newlyResolved: !plan.newlyResolved.isEmpty, context: "\(context) mv \(source) → \(destination)")
@@ -48,7 +52,9 @@ import RhizomeTestSupport
                     // refused when a link would then reach another heading, and keeps the graph when not.
                     let old = heading.text == "Dup" && Bool.random(using: &generator) ? "Second#Dup" : heading.text
                     let new = ["Renamed \(step)", "Renamed \(step)", "Dup", "Second", "sub", "Heading"].randomElement(using: &generator)!
-                    guard let plan = plan(context, { try editor.planRenameHeading(old, to: new, in: note) }) else { continue }
+                    let resolving = Bool.random(using: &generator)
+                    guard let plan = plan(context, { try editor.planRenameHeading(old, to: new, in: note, resolvingLinks: resolving) }) else { continue }
+                    #expect(resolving || plan.newlyResolved.isEmpty, "\(context)")
                     try editor.apply(plan)
                     try checkGraph(store, vault: vault, expected: before, newlyResolved: !plan.newlyResolved.isEmpty, context: "\(context) rename-heading \(note)#\(old) → \(new)")
                     try checkUntouched(vault, before: diskBefore, changed: Set(plan.changes.map(\.path)), moves: [], context: context)

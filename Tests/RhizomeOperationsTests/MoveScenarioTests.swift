@@ -127,6 +127,20 @@ import RhizomeTestSupport
         }
     }
 
+    @Test func `a new name that would give unresolved links a target is refused unless asked`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Drafts/Target.md", "t\n")
+        try vault.write("Wish.md", "One day [[Cafe]], see [[Target]].\n")
+        let editor = try editor(vault)
+        let waiting = RelinkPlanner.NewlyResolved(path: "Wish.md", line: 1, column: 9, linkPath: "Cafe", target: "Cafe.md")
+        #expect(throws: EditError.wouldResolveLinks(links: [waiting])) { try editor.planMove("Target", to: "Cafe.md") }
+        #expect(try vault.read("Wish.md") == "One day [[Cafe]], see [[Target]].\n")
+        let plan = try editor.planMove("Target", to: "Cafe.md", resolvingLinks: true)
+        #expect(plan.newlyResolved == [waiting])
+        try editor.apply(plan)
+        #expect(try vault.read("Wish.md") == "One day [[Cafe]], see [[Cafe]].\n")
+    }
+
     @Test func refusals() throws {
         let vault = try TemporaryVault()
         try vault.write("A.md", "a\n")

@@ -13,7 +13,9 @@ struct MoveCommand: RhizomeSubcommand {
             vault-relative path; an existing folder, or a path ending in /, means "into this folder". A note keeps \
             its .md. Every link in the vault keeps reaching the file it reached (wikilinks, embeds, markdown links, \
             property links, canvas nodes), with new text written as .obsidian/app.json's newLinkFormat says; \
-            links that still reach their file keep their text, and nothing else in any file changes. The change \
+            links that still reach their file keep their text, and nothing else in any file changes. A link that \
+            reaches nothing stays that way: a new name that would give it a target is refused unless \
+            --resolve-links. The change \
             is journaled: a killed run is completed or reversed by the next command, and `rhizome undo --write` \
             reverses it.
             """)
@@ -29,10 +31,13 @@ struct MoveCommand: RhizomeSubcommand {
     @Flag(help: "Apply the change (default: show it).")
     var write = false
 
+    @Flag(help: "Let links that reach nothing now reach the moved file when its new name is theirs (refused otherwise).")
+    var resolveLinks = false
+
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context, writes: true)
         let editor = try session.editor()
-        let plan = try editor.planMove(source, to: destination)
+        let plan = try editor.planMove(source, to: destination, resolvingLinks: resolveLinks)
         let operation = write ? try editor.apply(plan) : nil
         if global.json {
             printJSON(MoveReport(plan, operation: operation), vault: session.vaultPath, context: context)

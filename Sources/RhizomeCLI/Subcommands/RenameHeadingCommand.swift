@@ -14,11 +14,12 @@ struct RenameHeadingCommand: RhizomeSubcommand {
     @Argument(help: "The heading's current text (without #).") var old: String
     @Argument(help: "Its new text.") var new: String
     @Flag(help: "Apply the change (default: show it).") var write = false
+    @Flag(help: "Let heading links that reach no heading now reach the renamed one (refused otherwise).") var resolveLinks = false
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         let session = try VaultSession.open(global, context: context, writes: true)
         let editor = try session.editor()
-        let plan = try editor.planRenameHeading(old, to: new, in: note)
+        let plan = try editor.planRenameHeading(old, to: new, in: note, resolvingLinks: resolveLinks)
         let operation = write ? try editor.apply(plan) : nil
         if global.json {
             printJSON(MoveReport(plan, operation: operation), vault: session.vaultPath, context: context)

@@ -59,6 +59,10 @@ public struct RelinkPlanner: Sendable {
         public var column: Int
         public var linkPath: String
         public var target: String
+
+        public init(path: String, line: Int, column: Int, linkPath: String, target: String) {
+            (self.path, self.line, self.column, self.linkPath, self.target) = (path, line, column, linkPath, target)
+        }
     }
 
     /// A link whose target cannot be kept by rewriting its text; the move must not go ahead.
