@@ -12,13 +12,15 @@ import Darwin
 ///
 /// Before a change touches the vault, the contents it will write (and those it replaces) are stored as
 /// blobs and the change is written to `pending.json`, all in the journal's folder beside the index (never
-/// in the vault). Then its steps run in order; temporary files have names the journal knows. When every
+/// in the vault). Then its steps run in order; temporary files have names the journal knows and are written
+/// in its `staging/` folder when that is on the vault's file system (else beside their files). When every
 /// step is done the change moves to `history/`. A run killed in between leaves `pending.json`, and the next
 /// `recover()` (every command calls it) removes the temporary files and completes the change, or, when a
 /// file was changed by someone else meanwhile, reverses the steps that were done: the vault is never left
 /// half changed.
 ///
-/// Layout: `<index folder>/.<index name>.operations/` with `lock`, `pending.json`, `history/*.json`, `blobs/`.
+/// Layout: `<index folder>/.<index name>.operations/` with `lock`, `pending.json`, `history/*.json`, `blobs/`,
+/// `staging/`.
 public final class OperationJournal: Sendable {
     public let vaultPath: String
     public let folder: String
@@ -34,6 +36,9 @@ public final class OperationJournal: Sendable {
     var pendingPath: String { folder + "/pending.json" }
     var historyFolder: String { folder + "/history" }
     var blobFolder: String { folder + "/blobs" }
+    /// Where the steps' temporary files are written, when it is on the vault's file system: a run killed
+    /// midway leaves them here, not in the vault, for the next command to remove.
+    var stagingFolder: String { folder + "/staging" }
 
     // MARK: Applying
 
@@ -185,6 +190,7 @@ public final class OperationJournal: Sendable {
     /// temporary file is written, the file system flushed once, then each is renamed into place (checked
     /// against its expected content just before), rather than two flushes per file.
     func executeSteps(of operation: VaultOperation, from start: Int, done: inout Int, blobs: [String: [UInt8]]) throws(EditError) {
+        mkdir(stagingFolder, 0o700)  // there already, or unusable: then files are staged beside their targets
         var index = start
         while index < operation.steps.count {
             var batchEnd = index
@@ -219,7 +225,7 @@ public final class OperationJournal: Sendable {
                 do {
                     let replacement = try AtomicFileWriter.prepareReplacement(
                         absolute(path), with: try Self.blob(after, in: blobs), temporaryName: Self.temporaryName(operation: operation.id, step: index),
-                        flush: flushEach)
+                        staging: stagingFolder, flush: flushEach)
                     prepared.set(position, .success((replacement, try Self.blob(before, in: blobs))))
                 } catch let error as EditError {
                     prepared.set(position, .failure(error))
@@ -287,9 +293,9 @@ public final class OperationJournal: Sendable {
             let beforeBytes = try before.map { state throws(EditError) in try Self.blob(state, in: blobs) }
             do throws(FileWriteError) {
                 if let beforeBytes {
-                    try AtomicFileWriter.replace(target, expecting: beforeBytes, with: bytes, temporaryName: temporaryName)
+                    try AtomicFileWriter.replace(target, expecting: beforeBytes, with: bytes, temporaryName: temporaryName, staging: stagingFolder)
                 } else {
-                    try AtomicFileWriter.create(target, bytes: bytes, temporaryName: temporaryName)
+                    try AtomicFileWriter.create(target, bytes: bytes, temporaryName: temporaryName, staging: stagingFolder)
                 }
             } catch {
                 switch error {
@@ -314,9 +320,9 @@ public final class OperationJournal: Sendable {
         let count = operation.steps.count
         for (index, step) in operation.steps.enumerated() {
             guard case .write(let path, _, _) = step else { continue }
-            // Beside the file, and beside a symlink's target, where a rewrite writes it (`AtomicFileWriter`).
-            var folders = [VaultPathOnDisk.folder(of: absolute(path))]
-            if let target = Self.resolvedPath(absolute(path)), VaultPathOnDisk.folder(of: target) != folders[0] {
+            // In the staging folder, else beside the file, or beside a symlink's target (`AtomicFileWriter`).
+            var folders = [VaultPathOnDisk.folder(of: absolute(path)), stagingFolder]
+            if let target = Self.resolvedPath(absolute(path)), !folders.contains(VaultPathOnDisk.folder(of: target)) {
                 folders.append(VaultPathOnDisk.folder(of: target))
             }
             // The step's own name, and its reversal's (a rollback killed midway).

@@ -132,6 +132,10 @@ import RhizomeTestSupport
         let copy = try template.copy(name)
         defer { try? FileManager.default.removeItem(at: copy) }
         let killed = try kill(copy)
+        // The temporary files of a killed run are in the journal's staging folder (the index is on the
+        // vault's file system here), never in the vault, even before the next command cleans up.
+        let staged = Self.snapshot(copy.appendingPathComponent("vault")).keys.filter { $0.split(separator: "/").last?.hasPrefix(".rhizome") == true }
+        #expect(staged.isEmpty, "\(name): temporary files in the vault right after the kill: \(staged.prefix(5))")
         let next = try Self.rhizome(["backlinks", "Note 7"], in: copy)
         #expect(next.status == 0, "\(name): the next command failed: \(next.error)")
         let now = Self.snapshot(copy.appendingPathComponent("vault"))

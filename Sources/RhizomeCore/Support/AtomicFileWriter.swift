@@ -7,8 +7,9 @@ import Darwin
 #endif
 
 /// Writes vault files so that a crash, a full disk or a concurrent save never leaves a half-written or
-/// silently overwritten note: the new bytes go to a temporary file in the same folder, are flushed to
-/// disk, and then take the file's place in one step.
+/// silently overwritten note: the new bytes go to a temporary file in the same folder (or in a `staging`
+/// folder outside the vault on the same file system), are flushed to disk, and then take the file's place
+/// in one step.
 ///
 ///     try AtomicFileWriter.replace(path, expecting: bytesWeRead, with: editedBytes)
 ///     try AtomicFileWriter.create("\(vault)/Inbox/New note.md", bytes: Array(text.utf8))
@@ -22,10 +23,13 @@ public enum AtomicFileWriter {
     ///
     /// `temporaryName`: the temporary file's name in the target's folder, for a caller that journals it
     /// (so that a run killed before the rename can remove it); by default a fresh random name.
+    /// `staging`: a folder for the temporary file instead, used when it is on the target's file system (a
+    /// rename can only move a file within one), so that a process killed midway leaves nothing beside the
+    /// target.
     public static func replace(
-        _ path: String, expecting currentBytes: [UInt8], with newBytes: [UInt8], temporaryName: String? = nil
+        _ path: String, expecting currentBytes: [UInt8], with newBytes: [UInt8], temporaryName: String? = nil, staging: String? = nil
     ) throws(FileWriteError) {
-        let prepared = try prepareReplacement(path, with: newBytes, temporaryName: temporaryName, flush: true)
+        let prepared = try prepareReplacement(path, with: newBytes, temporaryName: temporaryName, staging: staging, flush: true)
         try commit(prepared, expecting: currentBytes)
         syncDirectory(of: prepared.target)
     }
@@ -42,7 +46,7 @@ public enum AtomicFileWriter {
     /// file beside the target, with the file's permission bits and owner. Without `flush` the caller must
     /// make them durable before committing (`flushFileSystem`, once for the whole batch).
     public static func prepareReplacement(
-        _ path: String, with newBytes: [UInt8], temporaryName: String? = nil, flush: Bool
+        _ path: String, with newBytes: [UInt8], temporaryName: String? = nil, staging: String? = nil, flush: Bool
     ) throws(FileWriteError) -> PreparedReplacement {
         let target = try resolvedTarget(path)
         var status = stat()
@@ -51,7 +55,7 @@ public enum AtomicFileWriter {
             throw .io(path: path, operation: "read the attributes of", reason: errnoDescription())
         }
         try checkReplaceable(status, path: path)
-        let temporary = try writeTemporaryFile(besides: target, named: temporaryName, bytes: newBytes, mode: status.st_mode & 0o7777, flush: flush) { descriptor in
+        let temporary = try writeTemporaryFile(besides: target, named: temporaryName, staging: staging, bytes: newBytes, mode: status.st_mode & 0o7777, flush: flush) { descriptor in
             _ = fchown(descriptor, status.st_uid, status.st_gid)  // only root may give files away; a failure is fine
         }
         #if canImport(Darwin)
@@ -114,9 +118,9 @@ public enum AtomicFileWriter {
 
     /// Creates a new file (mode 0644 less the umask) and its missing parent folders (0755). Never
     /// overwrites: throws `.alreadyExists` when anything, even a broken symlink, is at `path`.
-    public static func create(_ path: String, bytes: [UInt8], temporaryName: String? = nil) throws(FileWriteError) {
+    public static func create(_ path: String, bytes: [UInt8], temporaryName: String? = nil, staging: String? = nil) throws(FileWriteError) {
         try createParentFolders(of: path)
-        let temporary = try writeTemporaryFile(besides: path, named: temporaryName, bytes: bytes, mode: 0o644, applyingUmask: true)
+        let temporary = try writeTemporaryFile(besides: path, named: temporaryName, staging: staging, bytes: bytes, mode: 0o644, applyingUmask: true)
         defer { unlink(temporary) }
         // link(2) fails if the name exists, so the new file appears complete or not at all.
         guard link(temporary, path) != 0 else { return syncDirectory(of: path) }
@@ -161,10 +165,11 @@ public enum AtomicFileWriter {
     /// Writes `bytes` to a new `.rhizome-<pid>-<random>.tmp` (or `name`) beside `path` and flushes it to
     /// disk. Returns its path; removes it on failure.
     private static func writeTemporaryFile(
-        besides path: String, named name: String? = nil, bytes: [UInt8], mode: mode_t, applyingUmask: Bool = false, flush: Bool = true,
-        prepare: (Int32) -> Void = { _ in }
+        besides path: String, named name: String? = nil, staging: String? = nil, bytes: [UInt8], mode: mode_t, applyingUmask: Bool = false,
+        flush: Bool = true, prepare: (Int32) -> Void = { _ in }
     ) throws(FileWriteError) -> String {
-        let (folder, _) = split(path)
+        let (beside, _) = split(path)
+        let folder = staging.map { onOneFileSystem($0, beside) ? $0 : beside } ?? beside
         var descriptor: Int32 = -1
         var temporary = ""
         for _ in 0..<16 where descriptor < 0 {
@@ -174,10 +179,10 @@ public enum AtomicFileWriter {
             if name != nil { unlink(temporary) }
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard descriptor >= 0 || errno == EEXIST else {
-                throw .io(path: path, operation: "create a temporary file beside", reason: errnoDescription())
+                throw .io(path: path, operation: "create a temporary file for", reason: errnoDescription())
             }
         }
-        guard descriptor >= 0 else { throw .io(path: path, operation: "create a temporary file beside", reason: "too many name clashes") }
+        guard descriptor >= 0 else { throw .io(path: path, operation: "create a temporary file for", reason: "too many name clashes") }
         do throws(FileWriteError) {
             // open(2) applies the umask; a replacement must keep the original's exact bits.
             if !applyingUmask, fchmod(descriptor, mode) != 0 {
@@ -196,6 +201,12 @@ public enum AtomicFileWriter {
             throw error
         }
         return temporary
+    }
+
+    /// Whether two existing folders are on one file system (a rename can move a file between them).
+    public static func onOneFileSystem(_ first: String, _ second: String) -> Bool {
+        var one = stat(), other = stat()
+        return stat(first, &one) == 0 && stat(second, &other) == 0 && one.st_dev == other.st_dev
     }
 
     private static func writeExclusively(_ path: String, bytes: [UInt8]) throws(FileWriteError) {
