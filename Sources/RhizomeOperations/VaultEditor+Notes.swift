@@ -231,8 +231,9 @@ extension VaultEditor {
         }
         let tasks = NoteParser.parse(bytes, path: path, includeBodyText: false).tasks
         guard let task = tasks.first(where: { $0.line == line }) else {
-            let nearby = tasks.map(\.line).sorted { abs($0 - line) < abs($1 - line) }.prefix(3).map(String.init).joined(separator: ", ")
-            throw EditError.refused(path: path, reason: "line \(line) holds no task\(nearby.isEmpty ? " (the note has none)" : "; tasks are on lines \(nearby)")")
+            // The three nearest, in line order.
+            let nearby = tasks.map(\.line).sorted { abs($0 - line) < abs($1 - line) }.prefix(3).sorted().map(String.init).joined(separator: ", ")
+            throw EditError.refused(path: path, reason: "line \(line) holds no task\(nearby.isEmpty ? " (the note has none)" : "; the nearest tasks are on lines \(nearby)")")
         }
         let lines = NoteLines(bytes)
         let start = lines.start(ofLine: line)

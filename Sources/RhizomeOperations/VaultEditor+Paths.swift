@@ -52,7 +52,7 @@ extension VaultEditor {
     func resolveDestination(_ argument: String, source: String, isFolder: Bool, files: VaultFiles) throws(EditError) -> String {
         var path = try vaultRelative(argument)
         let name = String(VaultPath.fileName(of: source))
-        let intoFolder = path.isEmpty || argument.hasSuffix("/") || files.folders.contains(path)
+        let intoFolder = path.isEmpty || argument.trimmingSpaces.hasSuffix("/") || files.folders.contains(path)
             || FileSystemEntry.at(vaultPath + "/" + path) == .directory
         if intoFolder {
             path = path.isEmpty ? name : path + "/" + name
@@ -62,9 +62,15 @@ extension VaultEditor {
         try checkVisible(path, asDestination: true)
         for part in path.split(separator: "/") { try checkName(String(part), path: path) }
         try checkStaysInVault(path)
-        var status = stat()
+        var status = stat(), sourceStatus = stat()
         // Also a name that differs only in Unicode form (`Café` in NFD, as macOS writes it): Obsidian takes
-        // both for one note.
+        // both for one note. But a new name that differs only in letter case finds the source itself on a
+        // file system that ignores case (macOS): that is a rename, not a clash.
+        let sourceDisk = files.diskPath(of: source) ?? vaultPath + "/" + files.relativeDiskPath(ofFolder: source)
+        if lstat(vaultPath + "/" + path, &status) == 0, lstat(sourceDisk, &sourceStatus) == 0,
+           status.st_dev == sourceStatus.st_dev, status.st_ino == sourceStatus.st_ino, path != source {
+            return path
+        }
         if lstat(vaultPath + "/" + path, &status) == 0 || files.diskPath(of: path) != nil || files.folders.contains(path) {
             throw .destinationExists(path: path)
         }

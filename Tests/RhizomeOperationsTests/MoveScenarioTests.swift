@@ -141,6 +141,20 @@ import RhizomeTestSupport
         #expect(try vault.read("Wish.md") == "One day [[Cafe]], see [[Cafe]].\n")
     }
 
+    @Test func `a rename that only changes letter case gives canvas nodes the exact new path`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("Target.md", "t\n")
+        try vault.write("Links.md", "[[Target]] and [x](Target.md)\n")
+        try vault.write("Board.canvas", #"{"nodes":[{"id":"a","type":"file","file":"Target.md","x":0,"y":0,"width":1,"height":1}],"edges":[]}"#)
+        let editor = try editor(vault)
+        let plan = try editor.planMove("Target", to: "target")
+        try editor.apply(plan)
+        #expect(try vault.read("target.md") == "t\n")
+        // Links resolve by name in any letter case and keep their text; a canvas names the file exactly.
+        #expect(try vault.read("Links.md") == "[[Target]] and [x](Target.md)\n")
+        #expect(try vault.read("Board.canvas").contains(#""file":"target.md""#))
+    }
+
     @Test func refusals() throws {
         let vault = try TemporaryVault()
         try vault.write("A.md", "a\n")
@@ -153,6 +167,8 @@ import RhizomeTestSupport
         #expect(throws: (any Error).self) { try editor.planMove("A", to: ".obsidian/A.md") }
         #expect(throws: (any Error).self) { try editor.planMove("A", to: "Bad#name") }
         #expect(throws: (any Error).self) { try editor.planMove("Nothing here", to: "X") }
+        // A folder argument with a stray space after its `/` is still a folder.
+        #expect(try editor.planMove("A", to: "Into/ ").destination == "Into/A.md")
         #expect(try vault.read("A.md") == "a\n")
     }
 

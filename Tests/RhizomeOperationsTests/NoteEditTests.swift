@@ -113,6 +113,10 @@ import RhizomeTestSupport
         try editor.apply(try editor.planTaskStatus("/", note: "T", line: 3))
         #expect(try vault.read("T.md") == "# T\n- [x] plain [link](x.md)\n> - [/] quoted\n```\n- [ ] in code\n```\n")
         #expect(throws: (any Error).self, "a task in fenced code is no task") { try editor.planTaskStatus("x", note: "T", line: 5) }
+        // The error names the nearest tasks in line order.
+        #expect(throws: EditError.refused(path: "T.md", reason: "line 1 holds no task; the nearest tasks are on lines 2, 3")) {
+            try editor.planTaskStatus("x", note: "T", line: 1)
+        }
     }
 
     @Test func theDailyNoteIsCreatedFromItsTemplateOnceAndThenFound() throws {

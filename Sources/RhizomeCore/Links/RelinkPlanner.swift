@@ -180,7 +180,11 @@ public struct RelinkPlanner: Sendable {
                 expected[index] = have
             } else {
                 expected[index] = want
-                if want != have { needsText.append(index) }
+                // A canvas names its file by exact path (Obsidian looks it up as written), so a moved
+                // file's node gets its new path even where the old text would still resolve, as after a
+                // rename that only changes letter case.
+                let movedTarget = before[position].target.map { oldPaths[$0] != newPaths[$0] } ?? false
+                if want != have || (link.kind == .canvasFile && movedTarget && link.path != want) { needsText.append(index) }
             }
         }
         guard !needsText.isEmpty else { return }
