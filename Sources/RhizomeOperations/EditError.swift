@@ -135,7 +135,7 @@ public enum EditError: ExplainedError, Equatable {
             let listed = links.prefix(10).map { "  \($0.path):\($0.line):\($0.column): `\($0.linkPath)` would reach \($0.target)" }.joined(separator: "\n")
             let more = links.count > 10 ? "\n  … and \(links.count - 10) more" : ""
             return ErrorMessage(
-                "the change would make \(links.count) link\(links.count == 1 ? "" : "s") that reach nothing now reach a file, so nothing was changed:\n\(listed)\(more)",
+                "the change would give \(links.count == 1 ? "a link that reaches" : "\(links.count) links that reach") nothing now a target, so nothing was changed:\n\(listed)\(more)",
                 "\n", "choose another name, or allow it (`--resolve-links`; `resolveLinks: true` over MCP) if those links mean the new name.")
         case .invalidProperty(let key, let reason):
             return ErrorMessage("the property `\(key)` cannot be written: \(reason). Nothing was changed.")

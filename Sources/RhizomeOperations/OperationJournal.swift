@@ -279,6 +279,7 @@ public final class OperationJournal: Sendable {
         switch step {
         case .move(let from, let to):
             if status(of: step) == .done { return }
+            try checkFolderInsideVault(of: absolute(to), displayPath: to)
             // Killed between a file's two names (link, then unlink): the new name is there, drop the old one.
             if let source = Self.identity(absolute(from)), !source.isFolder, let destination = Self.identity(absolute(to)),
                source.device == destination.device, source.inode == destination.inode {
@@ -291,6 +292,7 @@ public final class OperationJournal: Sendable {
             let bytes = try Self.blob(after, in: blobs)
             let temporaryName = Self.temporaryName(operation: operation.id, step: index)
             let beforeBytes = try before.map { state throws(EditError) in try Self.blob(state, in: blobs) }
+            if beforeBytes == nil { try checkFolderInsideVault(of: target, displayPath: path) }
             do throws(FileWriteError) {
                 if let beforeBytes {
                     try AtomicFileWriter.replace(target, expecting: beforeBytes, with: bytes, temporaryName: temporaryName, staging: stagingFolder)
@@ -304,6 +306,17 @@ public final class OperationJournal: Sendable {
                 case .io(_, let operation, let reason): throw .io(path: path, operation: operation, reason: reason)
                 }
             }
+        }
+    }
+
+    /// Creates the folders of a new path and refuses it when they now lead outside the vault: the plan
+    /// checked them, but a symlink may have been put in their place since.
+    private func checkFolderInsideVault(of path: String, displayPath: String) throws(EditError) {
+        let folder = VaultPathOnDisk.folder(of: path)
+        try FileMover.makeFolders(folder, displayPath: displayPath)
+        let root = FileSystemEntry.realPath(vaultPath) ?? vaultPath
+        guard let real = FileSystemEntry.realPath(folder), real == root || real.hasPrefix(root + "/") else {
+            throw .protectedPath(path: displayPath, reason: "its folder leads outside the vault through a symlink made after the change was planned; nothing was written there")
         }
     }
 

@@ -93,12 +93,18 @@ extension VaultEditor {
         }
     }
 
-    /// Refuses moving a symlink (to a file or a folder) that leads outside the vault, and a folder holding
-    /// one or a relative one the move would break: Rhizome moves only what is in the vault.
+    /// Refuses moving a file whose folder leads outside the vault, a symlink (to a file or a folder) that
+    /// does, and a folder holding one or a relative one the move would break: Rhizome moves only what is in
+    /// the vault.
     func checkSourceStaysInVault(_ path: String, isFolder: Bool) throws(EditError) {
         let root = FileSystemEntry.realPath(vaultPath) ?? vaultPath
         func inside(_ real: String) -> Bool { real == root || real.hasPrefix(root + "/") }
         let disk = vaultPath + "/" + path
+        // A file reached through a folder symlinked to elsewhere is not the vault's to move away.
+        let parent = VaultPath.folder(of: path)
+        if !parent.isEmpty, let real = FileSystemEntry.realPath(vaultPath + "/" + parent), !inside(real) {
+            throw .refused(path: path, reason: "it is in \(parent), a symlink to \(real) outside the vault; Rhizome only moves files that are in the vault")
+        }
         if case .symlink(let target, _) = FileSystemEntry.at(disk) {
             let real = FileSystemEntry.resolvedTarget(of: disk, target: target)
             if !inside(real) {
@@ -129,6 +135,10 @@ extension VaultEditor {
 
     /// A name a link can reach and every file system takes.
     func checkName(_ name: String, path: String) throws(EditError) {
+        // The whole path too: past PATH_MAX the system refuses it, after folders were made.
+        if vaultPath.utf8.count + 1 + path.utf8.count >= Int(PATH_MAX) {
+            throw .invalidName(path: String(path.prefix(80)) + "…", reason: "the path would be longer than the system allows (\(PATH_MAX) bytes with the vault's own)")
+        }
         if name.utf8.count > 255 { throw .invalidName(path: path, reason: "a name may have at most 255 bytes") }
         if name == "." || name == ".." { throw .invalidName(path: path, reason: "`.` and `..` are not file names") }
         if let bad = name.unicodeScalars.first(where: { "#|^[]\\".unicodeScalars.contains($0) || $0.value < 0x20 || $0.value == 0x7F }) {

@@ -9,6 +9,9 @@ extension VaultEditor {
     /// although the vault's settings send deleted files to the system trash or delete them for good.
     public func planTrash(_ arguments: [String], allowLocalTrash: Bool = false) throws(EditError) -> TrashPlan {
         if let option = settings.trashOption, option != .local, !allowLocalTrash { throw .trashNotLocal(option: option.rawValue) }
+        if case .file = FileSystemEntry.at(vaultPath + "/.trash") {
+            throw .protectedPath(path: ".trash", reason: "it is a file, not the trash folder Obsidian uses; rename or remove it first")
+        }
         let files = try walk()
         var sources: [(path: String, isFolder: Bool)] = []
         for argument in arguments {

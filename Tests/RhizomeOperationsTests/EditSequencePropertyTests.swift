@@ -9,9 +9,9 @@ import RhizomeTestSupport
 /// through `VaultEditor` (journal, real files, the index re-indexed by each change). After each step the
 /// index's graph is the expected one: moves map sources and targets, a heading rename and a trash of files
 /// no one else links to change no edge, an undo brings back the graph before the change it reverses; and
-/// no file outside a plan's changes and moves changes a byte. `RHIZOME_EDIT_SEQUENCES` runs more (default 100).
+/// no file outside a plan's changes and moves changes a byte. `RHIZOME_EDIT_SEQUENCES` sets how many (default 1,000).
 @Suite struct EditSequencePropertyTests {
-    static let sequences = ProcessInfo.processInfo.environment["RHIZOME_EDIT_SEQUENCES"].flatMap(Int.init) ?? 100
+    static let sequences = ProcessInfo.processInfo.environment["RHIZOME_EDIT_SEQUENCES"].flatMap(Int.init) ?? 1_000
 
     @Test func randomEditSequencesKeepTheGraph() throws {
         var counts: [String: Int] = [:]

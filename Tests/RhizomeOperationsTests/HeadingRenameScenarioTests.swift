@@ -33,6 +33,16 @@ import RhizomeTestSupport
         #expect(try vault.read("L.md") == "- [[N#First]]\n- [[N#B#Dup]]\n- [[N#A#First]]\n- [[N#B]]\n- [x](N.md#B#Dup#Sub)\n- [[N#First#Sub]]\n- [[N#Nope]]\n")
     }
 
+    @Test func `canvas cards showing a heading follow it`() throws {
+        let vault = try vault()
+        let card = { (subpath: String) in #"{"id":"\#(subpath.count)","type":"file","file":"N.md","subpath":"\#(subpath)","x":0,"y":0,"width":1,"height":1}"# }
+        try vault.write("C.canvas", "{\"nodes\":[\n\t\t" + ["#B", "#Dup", "#B#Dup"].map(card).joined(separator: ",\n\t\t") + "\n\t],\"edges\":[]}")
+        let editor = try editor(vault)
+        try editor.apply(try editor.planRenameHeading("B#Dup", to: "Second", in: "N"))
+        let canvas = try vault.read("C.canvas")
+        #expect(canvas.contains(##""subpath":"#B","##) && canvas.contains(##""subpath":"#Dup","##) && canvas.contains(##""subpath":"#B#Second","##), "\(canvas)")
+    }
+
     @Test func `the second heading of a name is picked by its heading path`() throws {
         let vault = try vault()
         let editor = try editor(vault)

@@ -52,6 +52,20 @@ import RhizomeTestSupport
         #expect(try vault.read("Target.md") == "t\n")
     }
 
+    @Test func `a note reached through a folder symlinked to elsewhere is not moved or trashed out of it`() throws {
+        let (vault, outside, _) = try vaultAndOutside()
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try vault.symlink("ext", to: outside.path)
+        // And the vault's own parent, reached through `up`.
+        try vault.symlink("up", to: "..")
+        let editor = try VaultEditor(vaultPath: vault.path, databasePath: vault.databasePath, store: try indexed(vault))
+        #expect(refusal { try editor.planMove("ext/sub/o.md", to: "Stolen.md") }?.code == "refused")
+        #expect(refusal { try editor.planMove("o", to: "Stolen.md") }?.code == "refused")
+        #expect(throws: EditError.self) { try editor.planTrash(["ext/sub/o.md"]) }
+        #expect(contents(outside) == ["sub", "sub/o.md"])
+        #expect(FileSystemEntry.at(vault.path + "/Stolen.md") == .missing)
+    }
+
     @Test func `a folder symlinked inside the vault is a fine destination`() throws {
         let (vault, outside, editor) = try vaultAndOutside()
         defer { try? FileManager.default.removeItem(at: outside) }

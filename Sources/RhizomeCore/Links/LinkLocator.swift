@@ -218,7 +218,35 @@ private struct Reader {
             end += 1
         }
         guard end < bytes.count, UnicodeNormalization.nfc(text(start..<end)) == link.path else { return nil }
-        return LocatedLink(occurrence: link, pathRange: start..<end, subpathRange: nil, syntax: .canvasFile, container: .jsonString, encodesNonASCII: false)
+        return LocatedLink(
+            occurrence: link, pathRange: start..<end, subpathRange: link.subpath == nil ? nil : canvasSubpath(link, around: start),
+            syntax: .canvasFile, container: .jsonString, encodesNonASCII: false)
+    }
+
+    /// The value of the `"subpath"` key in the node whose `"file"` value starts at `fileStart` (its `#`
+    /// included), when it reads as the parser's subpath and has no escapes; nil otherwise. A file node is a
+    /// flat object: its braces are the nearest ones around the file value.
+    func canvasSubpath(_ link: LinkOccurrence, around fileStart: Int) -> Range<Int>? {
+        guard let open = bytes[..<fileStart].lastIndex(of: UInt8(ascii: "{")),
+              let close = bytes[fileStart...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+        let key = Array(#""subpath""#.utf8)
+        var index = open
+        while index + key.count <= close {
+            guard Array(bytes[index..<index + key.count]) == key else { index += 1; continue }
+            var cursor = index + key.count
+            while cursor < close, [ASCII.space, ASCII.tab, ASCII.newline, ASCII.carriageReturn, ASCII.colon].contains(bytes[cursor]) { cursor += 1 }
+            guard cursor < close, bytes[cursor] == ASCII.quote else { return nil }
+            let start = cursor + 1
+            var end = start
+            while end < close, bytes[end] != ASCII.quote {
+                if bytes[end] == ASCII.backslash || bytes[end] == ASCII.newline { return nil }
+                end += 1
+            }
+            guard end < close else { return nil }
+            let value = text(start..<end)
+            return (value.hasPrefix("#") ? String(value.dropFirst()) : value) == link.subpath ? start..<end : nil
+        }
+        return nil
     }
 
     /// Whether the raw text reads as the parser's `path`. Raw text with escapes of its container (a
