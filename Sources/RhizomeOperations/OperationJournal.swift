@@ -315,7 +315,7 @@ public final class OperationJournal: Sendable {
         let folder = VaultPathOnDisk.folder(of: path)
         try FileMover.makeFolders(folder, displayPath: displayPath)
         let root = FileSystemEntry.realPath(vaultPath) ?? vaultPath
-        guard let real = FileSystemEntry.realPath(folder), real == root || real.hasPrefix(root + "/") else {
+        guard let real = FileSystemEntry.realPath(folder), FileSystemEntry.lies(real, inside: root) else {
             throw .protectedPath(path: displayPath, reason: "its folder leads outside the vault through a symlink made after the change was planned; nothing was written there")
         }
     }

@@ -88,7 +88,7 @@ extension VaultEditor {
         guard let real = FileSystemEntry.realPath(vaultPath + "/" + folder) else {
             throw .protectedPath(path: path, reason: "its folder \(folder) is a symlink that leads nowhere; fix or remove the link first")
         }
-        if real != root, !real.hasPrefix(root + "/") {
+        if !FileSystemEntry.lies(real, inside: root) {
             throw .protectedPath(path: path, reason: "its folder \(folder) is a symlink to \(real), outside the vault, and Rhizome only writes inside the vault; choose a folder in the vault")
         }
     }
@@ -98,7 +98,7 @@ extension VaultEditor {
     /// the vault.
     func checkSourceStaysInVault(_ path: String, isFolder: Bool) throws(EditError) {
         let root = FileSystemEntry.realPath(vaultPath) ?? vaultPath
-        func inside(_ real: String) -> Bool { real == root || real.hasPrefix(root + "/") }
+        func inside(_ real: String) -> Bool { FileSystemEntry.lies(real, inside: root) }
         let disk = vaultPath + "/" + path
         // A file reached through a folder symlinked to elsewhere is not the vault's to move away.
         let parent = VaultPath.folder(of: path)

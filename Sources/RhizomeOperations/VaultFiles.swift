@@ -64,6 +64,6 @@ public struct VaultFiles: Sendable {
         var status = stat()
         if reachedDirectly.contains(diskPath), lstat(diskPath, &status) == 0, status.st_mode & S_IFMT != S_IFLNK { return nil }
         let real = URL(fileURLWithPath: diskPath).resolvingSymlinksInPath().path
-        return real == vaultRealPath || real.hasPrefix(vaultRealPath + "/") ? nil : real
+        return FileSystemEntry.lies(real, inside: vaultRealPath) ? nil : real
     }
 }

@@ -65,6 +65,11 @@ public enum FileSystemEntry: Sendable, Equatable {
         return String(cString: resolved)
     }
 
+    /// Whether a real path (symlinks resolved) is `root` or under it: the one test of "inside the vault".
+    public static func lies(_ realPath: String, inside root: String) -> Bool {
+        realPath == root || realPath.hasPrefix(root + "/")
+    }
+
     /// Where a symlink at `linkPath` written as `target` points, as an absolute path, real when it exists.
     public static func resolvedTarget(of linkPath: String, target: String) -> String {
         var absolute = target
