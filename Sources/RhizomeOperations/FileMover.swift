@@ -47,6 +47,16 @@ enum FileMover {
     }
 
     /// `mkdir -p`.
+    /// The deepest of `path`'s folders that exists, inside `root` or `root` itself (absolute paths), and
+    /// where it really is (nil: a symlink that leads nowhere). Whether a new path stays in the vault is
+    /// decided here, before any folder is made: making `ext/new/` with `ext` a symlink to elsewhere would
+    /// already write outside.
+    static func deepestExistingFolder(of path: String, root: String) -> (folder: String, realPath: String?) {
+        var folder = VaultPathOnDisk.folder(of: path)
+        while folder.count > root.count, FileSystemEntry.at(folder) == .missing { folder = VaultPathOnDisk.folder(of: folder) }
+        return (folder, FileSystemEntry.realPath(folder))
+    }
+
     static func makeFolders(_ path: String, displayPath: String) throws(EditError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -309,15 +309,18 @@ public final class OperationJournal: Sendable {
         }
     }
 
-    /// Creates the folders of a new path and refuses it when they now lead outside the vault: the plan
-    /// checked them, but a symlink may have been put in their place since.
+    /// Creates the folders of a new path and refuses it when they lead outside the vault: the plan checked
+    /// them, but a symlink may have been put in their place since. Checked before any folder is made (one
+    /// made through such a symlink would be outside), and again once they are.
     private func checkFolderInsideVault(of path: String, displayPath: String) throws(EditError) {
+        let root = FileSystemEntry.realPath(vaultPath) ?? vaultPath
+        func refuse() -> EditError {
+            .protectedPath(path: displayPath, reason: "its folder leads outside the vault through a symlink made after the change was planned; nothing was written there")
+        }
+        guard let existing = FileMover.deepestExistingFolder(of: path, root: vaultPath).realPath, FileSystemEntry.lies(existing, inside: root) else { throw refuse() }
         let folder = VaultPathOnDisk.folder(of: path)
         try FileMover.makeFolders(folder, displayPath: displayPath)
-        let root = FileSystemEntry.realPath(vaultPath) ?? vaultPath
-        guard let real = FileSystemEntry.realPath(folder), FileSystemEntry.lies(real, inside: root) else {
-            throw .protectedPath(path: displayPath, reason: "its folder leads outside the vault through a symlink made after the change was planned; nothing was written there")
-        }
+        guard let real = FileSystemEntry.realPath(folder), FileSystemEntry.lies(real, inside: root) else { throw refuse() }
     }
 
     static func blob(_ state: VaultOperation.FileState, in blobs: [String: [UInt8]]) throws(EditError) -> [UInt8] {

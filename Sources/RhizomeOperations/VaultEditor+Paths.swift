@@ -81,11 +81,11 @@ extension VaultEditor {
     /// its folders that exists must really be inside the vault (`ext/Note.md` with `ext` a symlink to a
     /// folder elsewhere would write outside).
     func checkStaysInVault(_ path: String) throws(EditError) {
-        var folder = VaultPath.folder(of: path)
-        while !folder.isEmpty, FileSystemEntry.at(vaultPath + "/" + folder) == .missing { folder = VaultPath.folder(of: folder) }
-        guard !folder.isEmpty else { return }
+        let (existing, realPath) = FileMover.deepestExistingFolder(of: vaultPath + "/" + path, root: vaultPath)
+        guard existing.count > vaultPath.count else { return }
+        let folder = String(existing.dropFirst(vaultPath.count + 1))
         let root = FileSystemEntry.realPath(vaultPath) ?? vaultPath
-        guard let real = FileSystemEntry.realPath(vaultPath + "/" + folder) else {
+        guard let real = realPath else {
             throw .protectedPath(path: path, reason: "its folder \(folder) is a symlink that leads nowhere; fix or remove the link first")
         }
         if !FileSystemEntry.lies(real, inside: root) {

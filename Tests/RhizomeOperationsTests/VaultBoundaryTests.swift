@@ -66,6 +66,17 @@ import RhizomeTestSupport
         #expect(FileSystemEntry.at(vault.path + "/Stolen.md") == .missing)
     }
 
+    @Test func `a symlink put in a planned folder's place before the write stops it, with nothing made outside`() throws {
+        let (vault, outside, editor) = try vaultAndOutside()
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let plan = try editor.planMove("Target", to: "nd/new/T.md")
+        try vault.symlink("nd", to: outside.path)
+        #expect(throws: EditError.self) { try editor.apply(plan) }
+        #expect(contents(outside) == ["sub", "sub/o.md"], "no folder or file was made outside")
+        #expect(try vault.read("Target.md") == "t\n")
+        #expect(try vault.read("A.md") == "see [[Target]]\n")
+    }
+
     @Test func `a folder symlinked inside the vault is a fine destination`() throws {
         let (vault, outside, editor) = try vaultAndOutside()
         defer { try? FileManager.default.removeItem(at: outside) }
