@@ -209,7 +209,10 @@ public final class OperationJournal: Sendable {
 
     private func executeRewrites(of operation: VaultOperation, in range: Range<Int>, done: inout Int, blobs: [String: [UInt8]]) throws(EditError) {
         // Steps a recovery finds done already are skipped; the others are written to temporary files first.
+        var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "rewrites")
+        defer { phases.finish() }
         let pending = range.filter { status(of: operation.steps[$0]) != .done }
+        phases.mark("status")
         let prepared = PreparedRewrites(count: pending.count)
         defer { prepared.discardUncommitted() }
         // Written by two threads; made durable by one flush of the file system where there is one (Linux),
@@ -238,6 +241,7 @@ public final class OperationJournal: Sendable {
             }
         }
         if let failure = prepared.firstFailure { throw failure }
+        phases.mark("temporary files")
         if !flushEach {
             do throws(FileWriteError) {
                 try AtomicFileWriter.flushFileSystem(containing: vaultPath)
@@ -245,6 +249,7 @@ public final class OperationJournal: Sendable {
                 throw Self.editError(error, path: vaultPath)
             }
         }
+        phases.mark("flush")
         // Then each goes in place, in the order of the steps, checked against its expected content just before.
         var committedFolders = Set<String>()
         var position = 0
@@ -262,8 +267,10 @@ public final class OperationJournal: Sendable {
             done += 1
             CrashPoint.hit()
         }
+        phases.mark("renames")
         // The renames are durable once their folders are: each folder once, not once per file.
         for folder in committedFolders { FileMover.syncFolder(folder) }
+        phases.mark("folders synced")
     }
 
     static func editError(_ error: FileWriteError, path: String) -> EditError {
