@@ -74,7 +74,7 @@ public final class VaultMCPServer: Sendable {
                 Calls may run in parallel; each is stopped after \(timeLimit.inSeconds.formatted()) s (error `timed-out`). Arguments outside a tool's input schema are refused (`invalid-argument`).
                 """,
             capabilities: Server.Capabilities(tools: .init(listChanged: false)))
-        let definitions = tools.definitions + (readOnly ? [] : WriteTools.definitions)
+        let definitions = tools.definitions + ClaudeTools.definitions + (readOnly ? [] : WriteTools.definitions)
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: definitions) }
         await server.withMethodHandler(CallTool.self) { [self] parameters in
             try await call(parameters.name, arguments: parameters.arguments, definitions: definitions)
@@ -241,6 +241,9 @@ public final class VaultMCPServer: Sendable {
         let arguments = try ToolArguments.validated(values, for: definition)
         if WriteTools.handles(name) {
             return try await write(name, arguments: arguments, deadline: deadline)
+        }
+        if ClaudeTools.handles(name) {
+            return try await ClaudeTools.call(name, arguments: arguments, vaultPath: vaultPath, reader: reader, deadline: deadline)
         }
         return try await reader.perform(deadline) { [tools] store in try tools.call(name, arguments: arguments, store: store) }
     }

@@ -32,10 +32,13 @@ final class MCPSession {
 
     /// `defaultIndex`: no `--db`, so the index goes where a user's would (under the test's `XDG_CACHE_HOME`).
     /// `arguments`: more of `rhizome mcp`'s options (`--read-only`).
-    init(vault: TemporaryVault, defaultIndex: Bool = false, arguments: [String] = []) throws {
+    /// `environment`: added to the server's (the fake Messages API's address and a key, for `explore`).
+    init(vault: TemporaryVault, defaultIndex: Bool = false, arguments: [String] = [], environment: [String: String] = [:]) throws {
         let binary = try #require(RhizomeBinary.url, "the rhizome executable was not built next to the tests")
         let database = defaultIndex ? [] : ["--db", vault.databasePath]
-        child = try ChildProcess(executable: binary, arguments: ["mcp", "--vault", vault.path] + database + arguments, environment: Self.environment(vault))
+        child = try ChildProcess(
+            executable: binary, arguments: ["mcp", "--vault", vault.path] + database + arguments,
+            environment: Self.environment(vault).merging(environment) { $1 })
     }
 
     // MARK: Sending

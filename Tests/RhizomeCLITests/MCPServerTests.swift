@@ -10,7 +10,7 @@ import RhizomeTestSupport
 @Suite(.serialized, .timeLimit(.minutes(2))) struct MCPServerTests {
     static let toolNames: Set<String> = [
         "search", "note", "backlinks", "links", "neighbors", "path", "unresolved", "orphans", "tags", "tasks",
-        "properties", "query", "dataview", "base", "validate", "schema", "read_note", "recent_changes", "status", "relevant_notes",
+        "properties", "query", "dataview", "base", "validate", "schema", "read_note", "recent_changes", "status", "relevant_notes", "explore",
     ]
 
     @Test func withReadOnlyToolsListDescribesOnlyReadTools() throws {
