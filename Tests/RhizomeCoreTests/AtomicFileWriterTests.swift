@@ -42,6 +42,21 @@ private func writeError(_ body: () throws(FileWriteError) -> Void) -> FileWriteE
         #expect(try leftoverTemporaryFiles(in: vault.path).isEmpty)
     }
 
+    @Test func `a named temporary file left by a killed run is replaced, and a staged one goes in place`() throws {
+        let vault = try TemporaryVault()
+        let path = try vault.write("Note.md", "old").path
+        let staging = vault.url("staging").path
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        // What a run killed after writing its temporary file leaves: the same name, other bytes, read-only.
+        let name = ".rhizome-op-test-0.tmp"
+        try Data("half written".utf8).write(to: URL(fileURLWithPath: staging + "/" + name))
+        chmod(staging + "/" + name, 0o400)
+        try AtomicFileWriter.replace(path, expecting: bytes("old"), with: bytes("new"), temporaryName: name, staging: staging)
+        #expect(contents(path) == bytes("new"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
+        #expect(try leftoverTemporaryFiles(in: vault.path).isEmpty)
+    }
+
     @Test func `replace through a symlink keeps the symlink and changes its target`() throws {
         let vault = try TemporaryVault()
         let target = try vault.write("Real/Target.md", "old").path

@@ -175,9 +175,12 @@ public enum AtomicFileWriter {
         for _ in 0..<16 where descriptor < 0 {
             // Short, whatever the note's name: a long name plus a suffix could pass the file system's limit.
             temporary = "\(folder)/" + (name ?? TemporaryFileName.random())
-            // A named file left by an earlier, killed run of the same journaled step is ours to replace.
-            if name != nil { unlink(temporary) }
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            // A named file left by an earlier, killed run of the same journaled step is ours to replace.
+            // (Removed only when there: an unlink takes the folder's lock even for a name that is not.)
+            if descriptor < 0, errno == EEXIST, name != nil, unlink(temporary) == 0 {
+                descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            }
             guard descriptor >= 0 || errno == EEXIST else {
                 throw .io(path: path, operation: "create a temporary file for", reason: errnoDescription())
             }
