@@ -77,14 +77,17 @@ import RhizomeTestSupport
         let store = try vault.store()
         // 28 November 2026, with the title match (counts of the top 5 and top 20): English 161 and 170 of
         // 175 (92.0%, 97.1%); with the glossary, Japanese 19 and 22 of 22, Chinese 18 and 22 of 22; on the
-        // held-out set written after the glossary, Japanese 39 and 40 of 40, Chinese 36 and 39 of 40. The
-        // issue asks for 90% and 97%.
+        // held-out set written after the glossary, Japanese 39 and 40 of 40, Chinese 36 and 39 of 40; on the
+        // second held-out set (written by a session that saw no code, glossary or question), Japanese 26 and
+        // 26 of 30, Chinese 24 and 28 of 30. The issue asks for 90% and 97%.
         let floors: [(file: String, language: String, count: Int, top5: Int, top20: Int)] = [
             ("retrieval-questions.json", "en", 175, 161, 170),
             ("retrieval-questions.json", "ja", 22, 19, 22),
             ("retrieval-questions.json", "zh", 22, 18, 22),
             ("retrieval-questions-heldout.json", "ja", 40, 39, 40),
             ("retrieval-questions-heldout.json", "zh", 40, 36, 39),
+            ("retrieval-questions-heldout2.json", "ja", 30, 26, 26),
+            ("retrieval-questions-heldout2.json", "zh", 30, 24, 28),
         ]
         for floor in floors {
             let url = Fixtures.repositoryRoot.appendingPathComponent("Benchmarks/" + floor.file)
