@@ -48,7 +48,7 @@ public final class OperationJournal: Sendable {
     // (The lock is taken and released around the body, not through a generic closure: a closure with
     // typed throws returning this struct was miscompiled by Swift 6.3, corrupting the value it returned.)
     public func apply(_ operation: VaultOperation, contents: [[UInt8]]) throws -> VaultOperation {
-        var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "journal")
+        var phases = PhaseTimer(label: "journal")
         defer { phases.finish() }
         let descriptor = try lock()
         defer { unlock(descriptor) }
@@ -209,7 +209,7 @@ public final class OperationJournal: Sendable {
 
     private func executeRewrites(of operation: VaultOperation, in range: Range<Int>, done: inout Int, blobs: [String: [UInt8]]) throws(EditError) {
         // Steps a recovery finds done already are skipped; the others are written to temporary files first.
-        var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "rewrites")
+        var phases = PhaseTimer(label: "rewrites")
         defer { phases.finish() }
         let pending = range.filter { status(of: operation.steps[$0]) != .done }
         phases.mark("status")

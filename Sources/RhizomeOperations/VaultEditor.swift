@@ -37,7 +37,7 @@ public struct VaultEditor {
     /// into that folder). Throws when the move is not allowed or would break a link, and (unless
     /// `resolvingLinks`) when it would make unresolved links reach the moved file.
     public func planMove(_ source: String, to destination: String, resolvingLinks: Bool = false) throws(EditError) -> MovePlan {
-        var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "plan")
+        var phases = PhaseTimer(label: "plan")
         defer { phases.finish() }
         let files = try walk()
         phases.mark("walk")
@@ -129,7 +129,7 @@ public struct VaultEditor {
     /// re-indexing done while the vault is written rather than after.
     @discardableResult
     public func apply(_ plan: MovePlan) throws -> VaultOperation {
-        var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "apply")
+        var phases = PhaseTimer(label: "apply")
         defer { phases.finish() }
         let journal = journal, operation = plan.operation, contents = plan.contents
         let journaled = ThreadResult { try journal.apply(operation, contents: contents) }

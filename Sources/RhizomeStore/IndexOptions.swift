@@ -35,7 +35,7 @@ public struct IndexOptions: Sendable {
     /// Which schemas notes are checked against while indexed.
     public var schemas: SchemaSource = .vault
     /// Print wall time per phase to standard error (`RHIZOME_TRACE_PHASES=1`).
-    public var tracePhases = ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1"
+    public var tracePhases = PhaseTimer.requested
 
     public init() {}
 

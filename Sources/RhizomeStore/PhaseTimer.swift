@@ -12,8 +12,11 @@ public struct PhaseTimer {
     private var lastCPU: Duration
     private var totals: [(phase: String, wall: Duration, cpu: Duration)] = []
 
-    /// `label` begins the printed line ("phases" for the indexer).
-    public init(enabled: Bool, label: String = "phases") {
+    /// Whether `RHIZOME_TRACE_PHASES=1` asks for phase times.
+    public static var requested: Bool { ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1" }
+
+    /// `label` begins the printed line ("phases" for the indexer); `enabled` defaults to `requested`.
+    public init(enabled: Bool = PhaseTimer.requested, label: String = "phases") {
         self.enabled = enabled
         self.label = label
         last = clock.now

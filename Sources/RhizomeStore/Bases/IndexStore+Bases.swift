@@ -96,7 +96,7 @@ extension IndexStore {
     public func runBase(
         _ program: BaseProgram, viewNamed viewName: String?, thisPath: String?, now: Date = Date(), timeZone: TimeZone = .current
     ) throws -> BaseResult {
-        var phases = PhaseTimer(enabled: ProcessInfo.processInfo.environment["RHIZOME_TRACE_PHASES"] == "1", label: "base")
+        var phases = PhaseTimer(label: "base")
         defer { phases.finish() }
         let viewIndex = try program.view(named: viewName).index
         let vault = try IndexedBaseVault(
