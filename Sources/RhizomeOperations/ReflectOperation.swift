@@ -25,6 +25,8 @@ public struct ReflectOperation {
         let caller: ClaudeFeatureCall
         let folder: String
         let vaultPath: String
+        /// Where the note's write is journaled (beside the index), for `rhizome undo`.
+        let journal: OperationJournal
     }
 
     /// What was written. Its JSON keys are `reflect --json`'s.
@@ -78,7 +80,7 @@ public struct ReflectOperation {
             period: period, noteCount: notes.count, included: included,
             target: ReflectionTarget.choose(folder: folder, period: period, vault: vaultPath, force: force),
             call: call.plan(prompt, notes: included), links: ClaudeFeatureCall.linkTargets(included, store: store), userMessage: prompt,
-            caller: call, folder: folder, vaultPath: vaultPath)
+            caller: call, folder: folder, vaultPath: vaultPath, journal: OperationJournal(vaultPath: vaultPath, databasePath: store.databasePath))
     }
 }
 
@@ -100,10 +102,10 @@ extension ReflectOperation.Plan {
         let note = Array(Reflect.note(period: period, text: text, sources: sources, model: model, created: Date(), usage: answer.usage, costUSD: cost).utf8)
         var written = target
         do {
-            try target.write(note)
-        } catch let error as FileWriteError where [.alreadyExists(path: target.absolute), .changedOnDisk(path: target.absolute)].contains(error) {
+            try target.write(note, journal: journal, vaultPath: vaultPath)
+        } catch EditError.changedSincePlanned {
             written = ReflectionTarget.choose(folder: folder, period: period, vault: vaultPath, force: false, forceNewVersion: true)
-            try written.write(note)
+            try written.write(note, journal: journal, vaultPath: vaultPath)
             caller.notice("note: \(target.path) changed while the reflection was being written; it is kept, and the reflection saved as \(written.path)")
         }
         return ReflectOperation.Written(

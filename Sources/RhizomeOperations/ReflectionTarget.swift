@@ -26,16 +26,18 @@ public struct ReflectionTarget: Sendable {
     /// The bytes the existing note held when it was read (for a replace that must not race an edit).
     var existing: [UInt8]?
 
-    /// Writes the note: created new, or replaced only while it still holds what was read.
-    func write(_ bytes: [UInt8]) throws {
-        switch action {
-        case .replace:
-            try AtomicFileWriter.replace(absolute, expecting: existing ?? [], with: bytes)
-        case .create, .newVersion:
-            try AtomicFileWriter.create(absolute, bytes: bytes)
-        case .refuse:
-            throw ClaudeError.invalidRequest(action.explanation)
-        }
+    /// Writes the note through the journal, so that `rhizome undo` takes it back like any other change:
+    /// created new, or replaced only while it still holds what was read. Throws
+    /// `EditError.changedSincePlanned` when the file appeared or changed since it was chosen.
+    func write(_ bytes: [UInt8], journal: OperationJournal, vaultPath: String) throws {
+        if action == .refuse { throw ClaudeError.invalidRequest(action.explanation) }
+        let after = VaultOperation.FileState(bytes: bytes)
+        let replaced = action == .replace ? existing ?? [] : nil
+        let operation = VaultOperation(
+            kind: "reflect", summary: (replaced == nil ? "created " : "replaced ") + path,
+            steps: [.write(path: path, before: replaced.map(VaultOperation.FileState.init(bytes:)), after: after)],
+            result: [path: after], createdFolders: VaultEditor.missingFolders(above: path, vaultPath: vaultPath))
+        _ = try journal.apply(operation, contents: [bytes] + (replaced.map { [$0] } ?? []))
     }
 
     /// The period's latest reflection (`… (2).md` after a first one was edited): replaced only with `force`

@@ -179,7 +179,10 @@ public struct VaultEditor {
     // MARK: Helpers
 
     /// The folders on the way to `path` that do not exist yet, parents first.
-    func missingFolders(above path: String) -> [String] {
+    func missingFolders(above path: String) -> [String] { Self.missingFolders(above: path, vaultPath: vaultPath) }
+
+    /// The folders above `path` (vault-relative) that do not exist yet, outermost first.
+    static func missingFolders(above path: String, vaultPath: String) -> [String] {
         var missing: [String] = []
         var folder = VaultPath.folder(of: path)
         while !folder.isEmpty, FileSystemEntry.at(vaultPath + "/" + folder) == .missing {

@@ -181,6 +181,26 @@ struct ReflectCommandTests {
         fixture.expectKeyNeverShown(also: [second])
     }
 
+    @Test func `a reflection is journaled: undo takes back a forced replacement, then the note itself`() async throws {
+        let fixture = try ClaudeVault(script: [Self.answer, Self.otherAnswer])
+        defer { fixture.expectKeyNeverShown() }
+        #expect(await fixture.run(["reflect"] + Self.period).status == 0)
+        let first = try fixture.vault.bytes(Self.notePath)
+        #expect(await fixture.run(["reflect"] + Self.period + ["--force"]).status == 0)
+        #expect(try fixture.vault.bytes(Self.notePath) != first)
+
+        let history = await fixture.run(["history"], key: false)
+        #expect(history.output.contains("replaced \(Self.notePath)") && history.output.contains("created \(Self.notePath)"), "\(history.output)")
+        let undoReplace = await fixture.run(["undo", "--write"], key: false)
+        #expect(undoReplace.status == 0, "\(undoReplace.error)")
+        #expect(try fixture.vault.bytes(Self.notePath) == first, "the first reflection, byte for byte")
+        let undoCreate = await fixture.run(["undo", "--write"], key: false)
+        #expect(undoCreate.status == 0, "\(undoCreate.error)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.vault.url(Self.notePath).path))
+        #expect(!FileManager.default.fileExists(atPath: fixture.vault.url("Reflections").path), "the folder the reflection made goes too")
+        #expect(fixture.server.requests.count == 2)
+    }
+
     @Test func `after an edit, a further run does not pile up versions beside the unedited new one`() async throws {
         let fixture = try ClaudeVault(script: [Self.answer, Self.otherAnswer, Self.otherAnswer])
         defer { fixture.expectKeyNeverShown() }
