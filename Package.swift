@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "RhizomeMCP",
             dependencies: [
-                "RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeOperations",
+                "RhizomeCore", "RhizomeStore", "RhizomeWatch", "RhizomeOperations", "RhizomeClaude",
                 .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log"),
             ]
         ),

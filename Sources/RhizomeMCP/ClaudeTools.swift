@@ -1,18 +1,24 @@
 import Foundation
 import MCP
+import RhizomeClaude
 import RhizomeCore
 import RhizomeOperations
 import RhizomeStore
 
-/// The `explore` tool: `rhizome explore` for an agent, through the same operation (`ExploreOperation`):
-/// the vault's most relevant notes sent to a fast model, which answers in 2–4 sentences citing them as
-/// `[[wikilinks]]`. It costs API usage: the key comes from the server's environment (`ANTHROPIC_API_KEY`),
-/// the vault's budget applies and every call goes in the usage ledger. `dryRun` returns the notes, the
-/// exact prompt and the estimate without calling the API. Not a write tool: it changes nothing in the vault.
+/// The tools that ask Claude, through the operations the commands use. `explore` (`ExploreOperation`): the
+/// vault's most relevant notes sent to a fast model, which answers in 2–4 sentences citing them as
+/// `[[wikilinks]]`; it changes nothing in the vault. `reflect` (`ReflectOperation`): a reflection note on
+/// a period's notes by a stronger model, written through the journal (so `undo` takes it back), listed
+/// only when the server may write. Both cost API usage: the key comes from the server's environment
+/// (`ANTHROPIC_API_KEY`), the vault's budget applies and every call goes in the usage ledger; `dryRun`
+/// shows the notes, the exact prompt and the estimate without calling the API.
 enum ClaudeTools {
-    static var definitions: [Tool] { [explore] }
+    static func definitions(readOnly: Bool) -> [Tool] { readOnly ? [explore] : [explore, reflect] }
 
-    static func handles(_ name: String) -> Bool { name == "explore" }
+    static func handles(_ name: String) -> Bool { name == "explore" || name == "reflect" }
+
+    /// Whether the tool writes to the vault (refused by a `--read-only` server).
+    static func writes(_ name: String) -> Bool { name == "reflect" }
 
     static let explore = Tool(
         name: "explore", title: "Ask the vault (a model answers)",
@@ -35,6 +41,39 @@ enum ClaudeTools {
         ]),
         annotations: Tool.Annotations(title: "Ask the vault (a model answers)", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true))
 
+    static let reflect = Tool(
+        name: "reflect", title: "Write a reflection note (a model writes it)",
+        description: """
+            Writes a reflection note (150–200 words by a stronger Claude model) on the notes created or changed in a period, \
+            linking them as evidence: what `rhizome reflect` does. The note goes in the reflections folder \
+            (`Reflections/` unless the vault config says otherwise); an existing reflection of the period is refused unless \
+            `force` (and even then only replaced when unedited; an edited one gets a new version beside it). Journaled: \
+            `undo` takes it back. Costs API usage (the server's ANTHROPIC_API_KEY; the vault's budget; the usage ledger); \
+            `dryRun` returns the period's notes, the target path and action, the exact prompt and the estimate, and sends \
+            nothing. Returns path, action, answer, sources, tokens, costUSD and model.
+            """,
+        inputSchema: .object([
+            "type": "object",
+            "properties": .object([
+                "since": VaultTools.string("The period: the last N days (`7d`) or weeks (`2w`), today included. Default `7d`."),
+                "from": VaultTools.string("The first day, YYYY-MM-DD (with `to`, instead of `since`)."),
+                "to": VaultTools.string("The last day, YYYY-MM-DD (with `from`)."),
+                "force": .object(["type": "boolean", "description": "Replace the period's reflection when it was not edited since it was written (default false)."]),
+                "model": VaultTools.string("A model id instead of the vault config's (`claude: reflect: model:`) or the default."),
+                "dryRun": .object(["type": "boolean", "description": "Only gather the notes and build the prompt; send and write nothing (default false)."]),
+            ]),
+            "additionalProperties": false,
+        ]),
+        annotations: Tool.Annotations(title: "Write a reflection note (a model writes it)", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true))
+
+    /// What a reflect dry run returns: the call, the period and where the note would go.
+    struct ReflectDryRun: Encodable, Sendable {
+        var call: PromptPlan
+        var period: String
+        var path: String
+        var action: String
+    }
+
     /// What a dry run returns: the call as `explore --dry-run --json` describes it, and the search.
     struct DryRun: Encodable, Sendable {
         var call: PromptPlan
@@ -49,6 +88,7 @@ enum ClaudeTools {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> ToolOutput {
         guard handles(name) else { throw ToolError.unknownTool(name) }
+        if name == "reflect" { return try await reflect(arguments: arguments, vaultPath: vaultPath, reader: reader, deadline: deadline, environment: environment) }
         let question = try arguments.string("question")
         guard !question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ToolError.invalidArgument("`question` is empty") }
         let model = arguments.optionalString("model")
@@ -68,5 +108,47 @@ enum ClaudeTools {
         let answer = try await plan.answer { _ in }
         let said = notices.withLock { $0 }
         return ToolOutput(answer, total: nil, truncated: false, note: said.isEmpty ? nil : said.joined(separator: "; "))
+    }
+
+    /// Plans on a pooled read connection, asks the model outside the pool, then writes the note through
+    /// the journal (the operation does both).
+    private static func reflect(
+        arguments: ToolArguments, vaultPath: String, reader: ReaderPool, deadline: QueryDeadline, environment: [String: String]
+    ) async throws -> ToolOutput {
+        let period = try period(arguments)
+        let force = try arguments.bool("force", default: false)
+        let dryRun = try arguments.bool("dryRun", default: false)
+        let model = arguments.optionalString("model")
+        let settings = try VaultConfig.load(vaultRoot: vaultPath).claude
+        let notices = Locked<[String]>([])
+        let plan = try await reader.perform(deadline) { store in
+            try ReflectOperation(
+                store: store, vaultPath: vaultPath, settings: settings, period: period, force: force, choice: .init(model: model),
+                environment: environment, notice: { line in notices.withLock { $0.append(line) } }
+            ).plan()
+        }
+        if dryRun {
+            let target = ReflectDryRun(call: plan.call, period: period.description, path: plan.target.path, action: plan.target.action.rawValue)
+            return ToolOutput(target, total: nil, truncated: false)
+        }
+        let written = try await plan.write { _ in }
+        let said = notices.withLock { $0 }
+        return ToolOutput(written, total: nil, truncated: false, note: said.isEmpty ? nil : said.joined(separator: "; "))
+    }
+
+    /// `since`, or `from` with `to`, as `rhizome reflect` reads them.
+    private static func period(_ arguments: ToolArguments) throws -> Reflect.Period {
+        let since = arguments.optionalString("since"), from = arguments.optionalString("from"), to = arguments.optionalString("to")
+        if since != nil && (from != nil || to != nil) { throw ToolError.invalidArgument("give either `since` or `from` and `to`") }
+        guard let from, let to else {
+            if from != nil || to != nil { throw ToolError.invalidArgument("`from` and `to` go together") }
+            guard let period = Reflect.Period.parseSince(since ?? "7d") else {
+                throw ToolError.invalidArgument("`since` takes a number of days or weeks, like `7d` or `2w`")
+            }
+            return period
+        }
+        for day in [from, to] where Reflect.Period.date(day) == nil { throw ToolError.invalidArgument("`\(day)` is not a date; write it as YYYY-MM-DD") }
+        if from > to { throw ToolError.invalidArgument("`from` \(from) comes after `to` \(to)") }
+        return Reflect.Period(fromDay: from, toDay: to)
     }
 }

@@ -74,7 +74,7 @@ public final class VaultMCPServer: Sendable {
                 Calls may run in parallel; each is stopped after \(timeLimit.inSeconds.formatted()) s (error `timed-out`). Arguments outside a tool's input schema are refused (`invalid-argument`).
                 """,
             capabilities: Server.Capabilities(tools: .init(listChanged: false)))
-        let definitions = tools.definitions + ClaudeTools.definitions + (readOnly ? [] : WriteTools.definitions)
+        let definitions = tools.definitions + ClaudeTools.definitions(readOnly: readOnly) + (readOnly ? [] : WriteTools.definitions)
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: definitions) }
         await server.withMethodHandler(CallTool.self) { [self] parameters in
             try await call(parameters.name, arguments: parameters.arguments, definitions: definitions)
@@ -234,7 +234,7 @@ public final class VaultMCPServer: Sendable {
     /// Checks the arguments against the tool's schema, then runs it: a read tool on a pooled read-only
     /// connection, a write tool on the writer queue.
     private func perform(_ name: String, values: [String: Value]?, definitions: [Tool], deadline: QueryDeadline) async throws -> ToolOutput {
-        if WriteTools.handles(name) && readOnly {
+        if (WriteTools.handles(name) || ClaudeTools.writes(name)) && readOnly {
             throw ToolError.failed(code: "read-only", message: "`\(name)` changes the vault, and this server runs with --read-only")
         }
         guard let definition = definitions.first(where: { $0.name == name }) else { throw ToolError.unknownTool(name) }

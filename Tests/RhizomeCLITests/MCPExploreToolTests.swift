@@ -1,4 +1,4 @@
-/// The MCP `explore` tool: a real client session with the `rhizome mcp` process on a copy of Vault-Example,
+/// The MCP `explore` and `reflect` tools: a real client session with the `rhizome mcp` process on a copy of Vault-Example,
 /// the server talking real HTTP and SSE to a fake Messages API on loopback, as `rhizome explore` does.
 import Foundation
 import Testing
@@ -62,6 +62,49 @@ import RhizomeTestSupport
 
         let empty = try session.call("explore", ["question": "  "])
         #expect(empty.isError && empty.body["error"]["code"] == "invalid-argument", "\(empty.body)")
+        #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
+    }
+
+    @Test func `an agent writes the week's reflection over MCP, and undo takes it back`() throws {
+        let fixture = try ClaudeVault(script: [ReflectCommandTests.answer])
+        let session = try MCPSession(vault: fixture.vault, environment: fixture.environment(key: true))
+        defer { session.child.stop() }
+        _ = try session.initialize()
+        try session.waitUntilIndexed()
+        let period: [String: AnyJSON] = ["from": "2026-11-16", "to": "2026-11-22"]
+
+        let bad = try session.call("reflect", ["since": "7d", "from": "2026-11-16", "to": "2026-11-22"])
+        #expect(bad.isError && bad.body["error"]["code"] == "invalid-argument", "\(bad.body)")
+        let dry = try session.call("reflect", AnyJSON.object(period.merging(["dryRun": true]) { $1 }))
+        #expect(!dry.isError && dry.body["data"]["path"].string == ReflectCommandTests.notePath && dry.body["data"]["action"] == "create", "\(dry.body)")
+        #expect(fixture.server.requests.isEmpty && !FileManager.default.fileExists(atPath: fixture.vault.url(ReflectCommandTests.notePath).path))
+
+        let written = try session.call("reflect", AnyJSON.object(period), within: .seconds(30))
+        #expect(!written.isError, "\(written.body)")
+        #expect(written.body["data"]["path"].string == ReflectCommandTests.notePath && written.body["data"]["answer"].string == ReflectCommandTests.shownText, "\(written.body)")
+        let text = try fixture.vault.read(ReflectCommandTests.notePath)
+        #expect(text.hasPrefix("---\ntype: reflection\n") && text.contains("[[2026-11-18 Watcher debounce]]"))
+        // Again: refused (the note exists and `force` was not given), nothing sent.
+        let again = try session.call("reflect", AnyJSON.object(period))
+        #expect(again.isError && again.body["error"]["message"].string?.contains("force") == true, "\(again.body)")
+        #expect(fixture.server.requests.count == 1)
+
+        let undone = try session.call("undo", [:])
+        #expect(!undone.isError, "\(undone.body)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.vault.url(ReflectCommandTests.notePath).path))
+        #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
+        fixture.expectKeyNeverShown(also: [written.body.text, session.child.errorText])
+    }
+
+    @Test func `a read-only server lists explore but not reflect`() throws {
+        let vault = try TemporaryVault(copying: Fixtures.vaultExample)
+        let session = try MCPSession(vault: vault, arguments: ["--read-only"])
+        defer { session.child.stop() }
+        _ = try session.initialize()
+        let names = try session.result(of: session.request("tools/list"))["tools"].array?.compactMap { $0["name"].string } ?? []
+        #expect(names.contains("explore") && !names.contains("reflect"), "\(names)")
+        let refused = try session.call("reflect", ["since": "7d"])
+        #expect(refused.isError && refused.body["error"]["code"] == "read-only", "\(refused.body)")
         #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
     }
 }
