@@ -102,10 +102,10 @@ extension ReflectOperation.Plan {
         let note = Array(Reflect.note(period: period, text: text, sources: sources, model: model, created: Date(), usage: answer.usage, costUSD: cost).utf8)
         var written = target
         do {
-            try target.write(note, journal: journal, vaultPath: vaultPath)
+            try target.write(note, journal: journal)
         } catch EditError.changedSincePlanned {
             written = ReflectionTarget.choose(folder: folder, period: period, vault: vaultPath, force: false, forceNewVersion: true)
-            try written.write(note, journal: journal, vaultPath: vaultPath)
+            try written.write(note, journal: journal)
             caller.notice("note: \(target.path) changed while the reflection was being written; it is kept, and the reflection saved as \(written.path)")
         }
         return ReflectOperation.Written(

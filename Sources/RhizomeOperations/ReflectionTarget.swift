@@ -29,14 +29,14 @@ public struct ReflectionTarget: Sendable {
     /// Writes the note through the journal, so that `rhizome undo` takes it back like any other change:
     /// created new, or replaced only while it still holds what was read. Throws
     /// `EditError.changedSincePlanned` when the file appeared or changed since it was chosen.
-    func write(_ bytes: [UInt8], journal: OperationJournal, vaultPath: String) throws {
+    func write(_ bytes: [UInt8], journal: OperationJournal) throws {
         if action == .refuse { throw ClaudeError.invalidRequest(action.explanation) }
         let after = VaultOperation.FileState(bytes: bytes)
         let replaced = action == .replace ? existing ?? [] : nil
         let operation = VaultOperation(
             kind: "reflect", summary: (replaced == nil ? "created " : "replaced ") + path,
             steps: [.write(path: path, before: replaced.map(VaultOperation.FileState.init(bytes:)), after: after)],
-            result: [path: after], createdFolders: VaultEditor.missingFolders(above: path, vaultPath: vaultPath))
+            result: [path: after], createdFolders: VaultEditor.missingFolders(above: path, vaultPath: journal.vaultPath))
         _ = try journal.apply(operation, contents: [bytes] + (replaced.map { [$0] } ?? []))
     }
 
