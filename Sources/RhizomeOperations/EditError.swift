@@ -76,7 +76,9 @@ public enum EditError: ExplainedError, Equatable {
 
     public var isUserMistake: Bool {
         switch self {
-        case .io, .linksCannotBeKept: return false
+        case .io: return false
+        // Exit 2 when every problem is the user's to fix; 70 when a rewrite did not read back as planned.
+        case .linksCannotBeKept(let problems): return !problems.contains(where: \.isRhizomeFault)
         default: return true
         }
     }

@@ -51,4 +51,22 @@ import RhizomeTestSupport
         }
         #expect(try vault.read("A.md") == "a\n")
     }
+
+    /// A link Rhizome cannot rewrite because of the file it is in (here: not UTF-8) is the user's to fix:
+    /// exit 2 with the code and the file, nothing written.
+    @Test func `links the user must fix before a move exit two, naming the file`() throws {
+        let harness = try CLIHarness()
+        defer { harness.cleanUp() }
+        let vault = try TemporaryVault()
+        try vault.write("Old.md", "x\n")
+        let latin1: [UInt8] = Array("see [[Old]] caf".utf8) + [0xE9] + Array("\n".utf8)
+        try vault.write("Latin1.md", bytes: latin1)
+        let result = harness.run(["mv", "Old", "Sub/New", "--write", "--json", "--vault", vault.path, "--db", vault.databasePath])
+        #expect(result.status == 2, "\(result.output)")
+        let error = try #require(result.json["error"] as? [String: Any])
+        #expect(error["code"] as? String == "links-cannot-be-kept")
+        #expect((error["message"] as? String)?.contains("Latin1.md") == true, "\(error)")
+        #expect(try vault.read("Old.md") == "x\n")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: vault.path + "/Latin1.md"))) == latin1)
+    }
 }

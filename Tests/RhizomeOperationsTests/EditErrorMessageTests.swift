@@ -61,4 +61,13 @@ import RhizomeOperations
         #expect(emptied.description == "the vault folder /v lists no files, but the index holds 12. Nothing was changed: if the vault is on a drive or in a sync folder, check that it is mounted and synced. If you really emptied the vault, delete the index (/i.sqlite).")
         #expect(VaultError.massRemoval(path: "/v", removing: 9, indexedFiles: 10).fix == nil)
     }
+
+    /// Links that cannot be kept are the user's to fix (exit 2) unless one of them is a rewrite that did
+    /// not read back as planned, which is Rhizome's bug (exit 70).
+    @Test func `links that cannot be kept are the user's mistake unless a rewrite failed its own check`() {
+        let users = RelinkPlanner.Problem(path: "A.md", line: 1, column: 5, message: "edit it by hand")
+        let ours = RelinkPlanner.Problem(path: "B.md", line: nil, column: nil, message: "did not read back", isRhizomeFault: true)
+        #expect(EditError.linksCannotBeKept(problems: [users]).isUserMistake)
+        #expect(!EditError.linksCannotBeKept(problems: [users, ours]).isUserMistake)
+    }
 }

@@ -79,4 +79,19 @@ import RhizomeTestSupport
         let plan = try editor.planRenameHeading("Sub", to: "Nope", in: "N", resolvingLinks: true)
         #expect(plan.newlyResolved.map(\.path) == ["L.md"])
     }
+
+    @Test func `a rename that only changes letter case counts and rewrites only the links spelled the old way`() throws {
+        let vault = try TemporaryVault()
+        try vault.write("N.md", "# Setup\nText.\n")
+        try vault.write("L.md", "[[N#Setup]] and [[N#setup]] and [[N#SETUP]]\n")
+        let editor = try editor(vault)
+        let plan = try editor.planRenameHeading("Setup", to: "setup", in: "N")
+        // The middle link already reads `setup`: no edit for it, and none in the count (the files are L.md
+        // and the note itself, whose heading changes).
+        #expect(plan.changes.flatMap(\.edits).map(\.oldText).sorted() == ["SETUP", "Setup"])
+        #expect(plan.operation.summary.hasSuffix("(2 links in 2 files)"), "\(plan.operation.summary)")
+        try editor.apply(plan)
+        #expect(try vault.read("N.md") == "# setup\nText.\n")
+        #expect(try vault.read("L.md") == "[[N#setup]] and [[N#setup]] and [[N#setup]]\n")
+    }
 }

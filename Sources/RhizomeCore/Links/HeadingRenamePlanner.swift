@@ -61,7 +61,9 @@ public struct HeadingRenamePlanner: Sendable {
             var replacements: [(range: Range<Int>, text: String)] = []
             var edits: [RelinkPlanner.LinkEdit] = []
             var renamed = Set<Int>()
-            func problem(_ line: Int?, _ message: String) { result.problems.append(RelinkPlanner.Problem(path: source.path, line: line, column: nil, message: message)) }
+            func problem(_ line: Int?, _ message: String, isRhizomeFault: Bool = false) {
+                result.problems.append(RelinkPlanner.Problem(path: source.path, line: line, column: nil, message: message, isRhizomeFault: isRhizomeFault))
+            }
             let located = LinkLocator.locate(toNote.map { parsed.links[$0] }, in: source.bytes, isCanvas: kind == .canvas)
             for (position, index) in toNote.enumerated() {
                 let link = parsed.links[index]
@@ -101,7 +103,9 @@ public struct HeadingRenamePlanner: Sendable {
                     problem(link.line, "`\(shown)` would no longer reach the renamed heading (another heading of \(notePath) comes first); choose another name")
                     continue
                 }
-                for part in touched {
+                // A part already written as the new name (a rename that only changes letter case, seen from
+                // a link that spelled it the new way) is left alone and not counted.
+                for part in touched where !source.bytes[raw[part]].elementsEqual(text.utf8) {
                     replacements.append((raw[part], text))
                     edits.append(RelinkPlanner.LinkEdit(
                         line: link.line, column: link.column, kind: link.kind,
@@ -111,7 +115,7 @@ public struct HeadingRenamePlanner: Sendable {
             }
             if source.path == notePath {
                 guard let headingRange = Self.headingTextRange(at: renamedIndex, of: oldHeading, in: source.bytes, headings: parsed.headings) else {
-                    problem(nil, "no heading `\(oldHeading)` in \(notePath)")
+                    problem(nil, "no heading `\(oldHeading)` in \(notePath)", isRhizomeFault: true)
                     continue
                 }
                 replacements.append((headingRange, newHeading))
@@ -122,7 +126,7 @@ public struct HeadingRenamePlanner: Sendable {
                 newBytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
             }
             if let message = verify(newBytes, old: parsed, renamed: renamed, source: source.path, kind: kind, targets: targets) {
-                problem(nil, "renaming the heading would \(message); nothing was planned for this file")
+                problem(nil, "renaming the heading would \(message); nothing was planned for this file. Please report this with the note's text", isRhizomeFault: true)
                 continue
             }
             result.fileEdits.append(RelinkPlanner.FileEdit(oldPath: source.path, newPath: source.path, oldBytes: source.bytes, newBytes: newBytes, edits: edits))

@@ -66,11 +66,19 @@ public struct RelinkPlanner: Sendable {
     }
 
     /// A link whose target cannot be kept by rewriting its text; the move must not go ahead.
+    /// Most are the user's to fix (a file that is not UTF-8, a name no link can carry, a link to edit by
+    /// hand); `isRhizomeFault` marks the one that is a bug of Rhizome's (a rewrite that did not read back
+    /// as planned), which is reported as Rhizome's failure, not the user's mistake.
     public struct Problem: Sendable, Hashable, Codable, CustomStringConvertible {
         public var path: String
         public var line: Int?
         public var column: Int?
         public var message: String
+        public var isRhizomeFault: Bool
+
+        public init(path: String, line: Int?, column: Int?, message: String, isRhizomeFault: Bool = false) {
+            (self.path, self.line, self.column, self.message, self.isRhizomeFault) = (path, line, column, message, isRhizomeFault)
+        }
 
         public var description: String {
             var location = path
@@ -238,7 +246,9 @@ public struct RelinkPlanner: Sendable {
     ) -> Problem? {
         let new = Self.parse(newBytes, path: source, kind: kind)
         func problem(_ message: String) -> Problem {
-            Problem(path: source, line: nil, column: nil, message: "rewriting its links would \(message); nothing was planned for it. Please report this with the note's text")
+            Problem(
+                path: source, line: nil, column: nil,
+                message: "rewriting its links would \(message); nothing was planned for it. Please report this with the note's text", isRhizomeFault: true)
         }
         guard new.links.count == old.links.count else { return problem("change how many links it has (\(old.links.count) → \(new.links.count))") }
         // The checked links must reach what they must; the others keep their text (and so their target).
