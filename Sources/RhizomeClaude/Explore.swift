@@ -14,6 +14,23 @@ public enum Explore {
         using only the numbers given. If the excerpts do not answer the question, say so in one sentence.
         """
 
+    /// The system prompt of the short call that turns a question written in Chinese, Japanese or Korean
+    /// into English search words before the notes are picked (`explore --translate`).
+    public static let translationPrompt = """
+        Rewrite the user's question as English search keywords for finding the right page in an English help vault \
+        or notes folder: translate its meaning (not word for word), name the feature or concept it is about in the \
+        words such a page would use, and add one or two likely synonyms. Output only the keywords, separated by \
+        spaces, on one line, at most 15 words. Keep product names, file names and English words from the question \
+        as they are.
+        """
+    public static let translationMaxTokens = 80
+
+    /// The search words of a translation's reply: its first non-empty line, at most 300 characters.
+    public static func searchWords(ofTranslation reply: String) -> String {
+        let line = reply.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? ""
+        return String(line.prefix(300))
+    }
+
     /// A note offered to the model as `[n] excerpt (date)`.
     public struct ContextNote: Sendable, Encodable, Equatable {
         public var number: Int

@@ -24,7 +24,9 @@ enum ClaudeTools {
         name: "explore", title: "Ask the vault (a model answers)",
         description: """
             A short answer (2–4 sentences) to a question about the vault, written by a fast Claude model from the notes \
-            `relevant_notes` finds, each claim citing its note as a [[wikilink]]: what `rhizome explore` prints. Costs API \
+            `relevant_notes` finds, each claim citing its note as a [[wikilink]]: what `rhizome explore` prints. A question in \
+            Chinese, Japanese or Korean asked of a vault whose note names are not is first turned into English search words \
+            by one short call (`claude: explore: translate:` in the vault config; returned as `translation`). Costs API \
             usage (the server's ANTHROPIC_API_KEY; the vault's budget applies; logged in the usage ledger); `dryRun` returns \
             the notes, the exact prompt and the estimated cost without calling the API. Returns answer, sources (number, \
             path, link, cited), model, usage, costUSD, stopReason and attempts. Prefer `relevant_notes` and `read_note` \
@@ -79,6 +81,9 @@ enum ClaudeTools {
         var call: PromptPlan
         var searchWords: [String]
         var scores: [IndexStore.RelevantNote]
+        /// Whether a real call would first turn the question into English search words (the notes shown
+        /// are found without them).
+        var translatesFirst: Bool
     }
 
     /// Plans on a pooled read connection (`plan` reads the index), then asks the model outside the pool,
@@ -95,15 +100,22 @@ enum ClaudeTools {
         let dryRun = try arguments.bool("dryRun", default: false)
         let settings = try VaultConfig.load(vaultRoot: vaultPath).claude
         let notices = Locked<[String]>([])
-        let plan = try await reader.perform(deadline) { store in
-            try ExploreOperation(
+        @Sendable func operation(_ store: IndexStore) -> ExploreOperation {
+            ExploreOperation(
                 store: store, vaultPath: vaultPath, settings: settings, question: question, choice: .init(model: model),
-                environment: environment, notice: { line in notices.withLock { $0.append(line) } }
-            ).plan()
+                environment: environment, notice: { line in notices.withLock { $0.append(line) } })
         }
+        // A question the vault shares no script with is first turned into English search words (one short
+        // call, made outside the pool), as `rhizome explore` does.
+        let (translator, translates) = try await reader.perform(deadline) { store in
+            let explore = operation(store)
+            return (explore.translator, try explore.translatesQuestion())
+        }
+        let translation = translates && !dryRun ? try await translator.searchWords() : nil
+        let plan = try await reader.perform(deadline) { store in try operation(store).plan(translation: translation) }
         if dryRun {
             let scores = plan.relevant.filter { note in plan.included.contains { $0.path == note.path } }
-            return ToolOutput(DryRun(call: plan.call, searchWords: plan.searchWords, scores: scores), total: nil, truncated: false)
+            return ToolOutput(DryRun(call: plan.call, searchWords: plan.searchWords, scores: scores, translatesFirst: translates), total: nil, truncated: false)
         }
         let answer = try await plan.answer { _ in }
         let said = notices.withLock { $0 }

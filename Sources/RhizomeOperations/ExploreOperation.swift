@@ -16,9 +16,12 @@ public struct ExploreOperation {
         public var relevant: [IndexStore.RelevantNote]
         /// The notes the prompt quotes, numbered from 1.
         public var included: [Explore.ContextNote]
-        /// What the notes were searched for: the question's words and the English words of its Chinese
-        /// or Japanese terms.
+        /// What the notes were searched for: the question's words, the English words of its Chinese
+        /// or Japanese terms, and the words of its translation when there is one.
         public var searchWords: [String]
+        /// The English search words the model gave for the question (`translator`), and what
+        /// that call cost; nil when the question was not translated.
+        public var translation: Translation?
         /// The wikilink target of each quoted note, by number.
         public var links: [Int: String]
         public var call: PromptPlan
@@ -50,6 +53,8 @@ public struct ExploreOperation {
         }
         /// The text with `[[wikilinks]]` for citations.
         public var answer: String
+        /// The English search words the question was turned into first, and that call's cost.
+        @NullEncoded public var translation: Translation?
         public var model: String
         @NullEncoded public var stopReason: String?
         public var sources: [Source]
@@ -57,32 +62,87 @@ public struct ExploreOperation {
         @NullEncoded public var costUSD: Double?
         public var attempts: Int
 
-        enum CodingKeys: String, CodingKey { case answer, model, stopReason, sources, usage, costUSD, attempts }
+        enum CodingKeys: String, CodingKey { case answer, translation, model, stopReason, sources, usage, costUSD, attempts }
+    }
+
+    /// A question turned into English search words by one short call before the notes are picked.
+    public struct Translation: Encodable, Sendable, Equatable {
+        public var searchWords: String
+        @NullEncoded public var costUSD: Double?
+
+        enum CodingKeys: String, CodingKey { case searchWords, costUSD }
     }
 
     let store: IndexStore
     let vaultPath: String
     let question: String
+    let translateMode: ClaudeSettings.TranslateMode
     public let call: ClaudeFeatureCall
+    /// Turns the question into English search words (`translatesQuestion()` says whether to).
+    public let translator: Translator
+
+    /// The short call that turns a question into English search words: explore's model, temperature 0,
+    /// at most `Explore.translationMaxTokens` tokens, checked against the budget and recorded in the
+    /// ledger as `explore`. Needs no index, so it is made outside a read connection.
+    public struct Translator: Sendable {
+        let call: ClaudeFeatureCall
+        let question: String
+        let vaultPath: String
+
+        /// What the call can cost at most, for a dry run: its estimated input tokens and dollars.
+        public var estimate: (inputTokens: Int, costUSD: Double) { call.maximumCost(question) }
+
+        /// Asks the model for the question's English search words.
+        public func searchWords() async throws -> Translation {
+            let (answer, cost) = try await call.stream(question, vault: vaultPath) { _ in }
+            return Translation(searchWords: Explore.searchWords(ofTranslation: answer.text), costUSD: cost)
+        }
+    }
 
     /// `store` must be current. `notice` receives lines for the person beside the answer (retries, warnings).
+    /// `translate` overrides `claude: explore: translate:` (default `auto`).
     public init(
         store: IndexStore, vaultPath: String, settings: ClaudeSettings, question: String, choice: ClaudeFeatureCall.Choice = .init(),
+        translate: ClaudeSettings.TranslateMode? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, notice: @escaping @Sendable (String) -> Void
     ) {
         self.store = store
         self.vaultPath = vaultPath
         self.question = question
+        translateMode = translate ?? settings.explore.translate ?? .auto
         call = ClaudeFeatureCall(
             feature: "explore", defaults: .init(model: Explore.defaultModel, maxTokens: Explore.defaultMaxTokens, temperature: Explore.defaultTemperature, prompt: Explore.systemPrompt),
             settings: settings, configured: settings.explore, choice: choice, environment: environment, notice: notice)
+        var model = ClaudeSettings.Feature()
+        model.model = settings.explore.model
+        translator = Translator(
+            call: ClaudeFeatureCall(
+                feature: "explore", defaults: .init(model: Explore.defaultModel, maxTokens: Explore.translationMaxTokens, temperature: 0, prompt: Explore.translationPrompt),
+                settings: settings, configured: model, choice: choice, environment: environment, notice: notice),
+            question: question, vaultPath: vaultPath)
     }
 
-    /// Picks the notes (at most 20, within the context budget) and builds the prompt; sends nothing.
-    public func plan() throws -> Plan {
-        let relevant = try store.relevantNotes(for: question)
+    /// Whether the question is turned into English search words first: always, never, or (`auto`) when
+    /// it holds Chinese, Japanese or Korean characters and fewer than a fifth of the vault's note names
+    /// do (a vault written in English, which such a question shares few words with).
+    public func translatesQuestion() throws -> Bool {
+        switch translateMode {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            guard IndexStore.holdsCJK(question) else { return false }
+            return try store.cjkNoteNameShare() < 0.2
+        }
+    }
+
+    /// Picks the notes (at most 20, within the context budget) and builds the prompt; sends nothing. With
+    /// a `translation`, the notes are searched for its words as well as the question's; the prompt asks
+    /// the question as written.
+    public func plan(translation: Translation? = nil) throws -> Plan {
+        let searched = translation.map { question + "\n" + $0.searchWords } ?? question
+        let relevant = try store.relevantNotes(for: searched)
         let (prompt, included) = Explore.prompt(question: question, notes: ClaudeFeatureCall.sources(relevant, vault: vaultPath))
-        return Plan(relevant: relevant, included: included, searchWords: IndexStore.searchWords(for: question),
+        return Plan(relevant: relevant, included: included, searchWords: IndexStore.searchWords(for: searched), translation: translation,
                     links: ClaudeFeatureCall.linkTargets(included, store: store), call: call.plan(prompt, notes: included), userMessage: prompt,
                     caller: call, vaultPath: vaultPath)
     }
@@ -102,7 +162,7 @@ extension ExploreOperation.Plan {
         let (text, cited) = citations.finish()
         let usage = answer.usage
         return Answer(
-            answer: text, model: answer.model.isEmpty ? call.model : answer.model, stopReason: answer.stopReason,
+            answer: text, translation: plan.translation, model: answer.model.isEmpty ? call.model : answer.model, stopReason: answer.stopReason,
             sources: plan.included.map { Answer.Source(number: $0.number, path: $0.path, link: "[[\(plan.links[$0.number]!)]]", cited: cited.contains($0.number)) },
             usage: .init(inputTokens: usage.inputTokens, outputTokens: usage.outputTokens,
                          cacheReadInputTokens: usage.cacheReadInputTokens, cacheCreationInputTokens: usage.cacheCreationInputTokens),

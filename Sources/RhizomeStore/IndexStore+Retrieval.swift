@@ -77,6 +77,20 @@ extension IndexStore {
         return Array(notes.sorted { $0.score != $1.score ? $0.score > $1.score : $0.path < $1.path }.prefix(limit))
     }
 
+    /// The share of notes whose name holds a Chinese, Japanese or Korean character, from at most 2,000
+    /// notes (0 for a vault without notes): a vault written in English has almost none.
+    public func cjkNoteNameShare() throws -> Double {
+        let names = try connection.prepare("SELECT name FROM file WHERE kind = 'note' LIMIT 2000").rows { $0.text(0) }
+        guard !names.isEmpty else { return 0 }
+        let cjk = names.filter { $0.unicodeScalars.contains(where: FullTextSegmenter.isCJK) }.count
+        return Double(cjk) / Double(names.count)
+    }
+
+    /// Whether `text` holds a Chinese, Japanese or Korean character.
+    public static func holdsCJK(_ text: String) -> Bool {
+        text.unicodeScalars.contains(where: FullTextSegmenter.isCJK)
+    }
+
     /// The notes created or changed in a period, newest first: changed (modification time) between
     /// `from` and `to`, or with a `created` or `date` property in `fromDay…toDay` (`YYYY-MM-DD`). Notes
     /// under `excludingFolder` (earlier reflections) are left out.

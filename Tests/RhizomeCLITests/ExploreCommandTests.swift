@@ -103,7 +103,7 @@ struct ExploreCommandTests {
         #expect(envelope.keys == ["command", "data", "vault", "version"])
         #expect(envelope["command"] == "explore")
         let plan = envelope["data"]
-        #expect(plan.keys == ["estimatedCostUSD", "estimatedInputTokens", "maxTokens", "model", "notes", "prompt", "scores", "searchWords", "system", "temperature"])
+        #expect(plan.keys == ["estimatedCostUSD", "estimatedInputTokens", "maxTokens", "model", "notes", "prompt", "scores", "searchWords", "system", "temperature", "translatesFirst", "translationEstimatedCostUSD"])
         #expect(plan["searchWords"] == ["decision", "sqlite", "fts5"])
         #expect(plan["model"] == "claude-haiku-4-5")
         #expect(plan["maxTokens"] == 512)
@@ -230,7 +230,7 @@ struct ExploreCommandTests {
         let envelope = try #require(AnyJSON.parse(result.output), "\(result.output)")
         #expect(envelope["command"] == "explore")
         let data = envelope["data"]
-        #expect(data.keys == ["answer", "attempts", "costUSD", "model", "sources", "stopReason", "usage"])
+        #expect(data.keys == ["answer", "attempts", "costUSD", "model", "sources", "stopReason", "translation", "usage"])
         #expect(data["answer"] == .string(Self.shownAnswer))
         #expect(data["model"] == .string(Self.streamModel))
         #expect(data["stopReason"] == "end_turn")

@@ -40,6 +40,26 @@ import RhizomeTestSupport
         fixture.expectKeyNeverShown(also: [answer.body.text, session.child.errorText])
     }
 
+    @Test func `a Japanese question over MCP is turned into English search words first, as on the command line`() throws {
+        let fixture = try ClaudeVault(script: [ExploreTranslationTests.translation, ExploreTranslationTests.answer])
+        let session = try MCPSession(vault: fixture.vault, arguments: ["--read-only"], environment: fixture.environment(key: true))
+        defer { session.child.stop() }
+        _ = try session.initialize()
+        try session.waitUntilIndexed()
+
+        let dry = try session.call("explore", ["question": AnyJSON.string(ExploreTranslationTests.question), "dryRun": true])
+        #expect(!dry.isError && dry.body["data"]["translatesFirst"] == true, "\(dry.body)")
+        #expect(fixture.server.requests.isEmpty, "a dry run sends nothing")
+        let answer = try session.call("explore", ["question": AnyJSON.string(ExploreTranslationTests.question)], within: .seconds(30))
+        #expect(!answer.isError, "\(answer.body)")
+        #expect(answer.body["data"]["translation"]["searchWords"] == .string(ExploreTranslationTests.searchWords), "\(answer.body)")
+        let cited = (answer.body["data"]["sources"].array ?? []).filter { $0["cited"] == true }.compactMap { $0["path"].string }
+        #expect(cited == [ExploreTranslationTests.adr], "\(answer.body)")
+        #expect(fixture.server.requests.count == 2)
+        #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
+        fixture.expectKeyNeverShown(also: [answer.body.text, session.child.errorText])
+    }
+
     @Test func `explore over MCP without a key says how to give one, and a dry run needs none and sends nothing`() throws {
         let fixture = try ClaudeVault()
         let session = try MCPSession(vault: fixture.vault, arguments: ["--read-only"], environment: fixture.environment(key: false))

@@ -174,7 +174,7 @@ extension String {
 ///     claude:
 ///       budget: 20            # US dollars a month; a call that would exceed it stops
 ///       prices: { claude-opus-4-6: { input: 5, output: 25 } }   # per million tokens
-///       explore: { model: claude-haiku-4-5, maxTokens: 512, temperature: 0.3, prompt: "…" }
+///       explore: { model: claude-haiku-4-5, maxTokens: 512, temperature: 0.3, prompt: "…", translate: auto }
 ///       reflect: { model: claude-sonnet-4-6, maxTokens: 2048, temperature: 0.7, prompt: "…", folder: Reflections }
 public struct ClaudeSettings: Sendable {
     /// One feature's settings; nil means the built-in default.
@@ -186,6 +186,16 @@ public struct ClaudeSettings: Sendable {
         public var prompt: String?
         /// `reflect`: the vault folder reflections are written to.
         public var folder: String?
+        /// `explore`: whether a question is first turned into English search words by one short call
+        /// (`auto`: when it is written in Chinese, Japanese or Korean and the vault's note names are not).
+        public var translate: TranslateMode?
+
+        public init() {}
+    }
+
+    /// `claude: explore: translate:`.
+    public enum TranslateMode: String, Sendable, CaseIterable {
+        case auto, always, never
     }
 
     public var budgetUSD: Double?
@@ -284,10 +294,17 @@ extension ClaudeSettings.Feature {
                                       message: "`folder` must be a folder inside the vault, relative to it", fix: "write it like `Reflections`")
                 }
                 feature.folder = folder
+            case "translate" where entry.key == "explore":
+                let value = try reader.string(item)
+                guard let mode = ClaudeSettings.TranslateMode(rawValue: value) else {
+                    throw SchemaError(.invalidConfig, file: file, line: item.value.line, column: item.value.column,
+                                      message: "`translate` must be auto, always or never", fix: "write it like `translate: auto`")
+                }
+                feature.translate = mode
             default:
                 throw SchemaError(.invalidConfig, file: file, line: item.keyLine, column: item.keyColumn,
                                   message: "unknown key `claude.\(entry.key).\(item.key)`",
-                                  fix: "use only: model, maxTokens, temperature, prompt" + (entry.key == "reflect" ? ", folder" : ""))
+                                  fix: "use only: model, maxTokens, temperature, prompt" + (entry.key == "reflect" ? ", folder" : ", translate"))
             }
         }
         return feature
