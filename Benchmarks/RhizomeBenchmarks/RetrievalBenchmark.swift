@@ -1,5 +1,6 @@
 import Foundation
 import RhizomeCore
+import RhizomeOperations
 import RhizomeStore
 
 /// `--retrieval QUESTIONS --vault PATH [--latency N] [--misses]`: how well `explore` picks notes, with no
@@ -8,6 +9,9 @@ import RhizomeStore
 /// directory; the vault is only read). Per language: recall@5 and recall@20 (the share of questions with
 /// an answering note in the top 5 or 20) and MRR (the mean of 1 / rank of the first answering note).
 /// `--latency N` also times every question on the generated N-note vault (median / p95).
+/// `--translations FILE` (a JSON object: question → English search words) searches each question it has
+/// words for as `explore` does after its translation call (`ExploreOperation.searchedText`), so the
+/// effect of that call can be measured without one (the words in the file are what a model answered).
 struct RetrievalBenchmark {
     struct Question: Decodable {
         var question: String
@@ -41,6 +45,7 @@ struct RetrievalBenchmark {
     let workRoot: String
     var latencyNotes: Int? = nil
     var showsMisses = false
+    var translationsPath: String? = nil
 
     static func load(_ path: String) throws -> [Question] {
         try JSONDecoder().decode([Question].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
@@ -53,16 +58,18 @@ struct RetrievalBenchmark {
 
     func run() throws {
         let questions = try Self.load(questionsPath)
+        let translations = try translationsPath.map { try JSONDecoder().decode([String: String].self, from: Data(contentsOf: URL(fileURLWithPath: $0))) } ?? [:]
         try FileManager.default.createDirectory(atPath: workRoot, withIntermediateDirectories: true)
         let database = URL(fileURLWithPath: workRoot).appendingPathComponent("retrieval.sqlite").path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
         let store = try IndexStore(path: database)
         _ = try Indexer(store: store, vaultRoot: vaultPath).run()
-        print("\n== Retrieval for explore, \(URL(fileURLWithPath: vaultPath).lastPathComponent) (no model call) ==")
+        print("\n== Retrieval for explore, \(URL(fileURLWithPath: vaultPath).lastPathComponent) (no model call\(translations.isEmpty ? "" : "; \(translations.count) translations from a file")) ==")
         var byLanguage: [String: Quality] = [:]
         var all = Quality()
         for question in questions {
-            let ranked = try store.relevantNotes(for: question.question, limit: 20).map(\.path)
+            let searched = ExploreOperation.searchedText(question: question.question, translationWords: translations[question.question])
+            let ranked = try store.relevantNotes(for: searched, limit: 20).map(\.path)
             let rank = Self.rank(of: question.answers, in: ranked)
             byLanguage[question.language, default: Quality()].add(rank: rank)
             all.add(rank: rank)

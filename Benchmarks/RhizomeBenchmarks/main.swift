@@ -12,7 +12,7 @@
 ///     swift run -c release rhizome-benchmark --update 10000 [--repeat 3] [--phases] [--no-full-text]   # re-index of 1,000 changed notes
 ///     swift build -c release && swift run -c release rhizome-benchmark --mcp 10000   # MCP call latency during a slow query
 ///     swift run -c release rhizome-benchmark --property-links 100000 [--repeat 3]   # one property value with 100k links
-///     swift run -c release rhizome-benchmark --retrieval Benchmarks/retrieval-questions.json --vault ../shared/corpora/obsidian-help-en [--latency 10000] [--misses]
+///     swift run -c release rhizome-benchmark --retrieval Benchmarks/retrieval-questions.json --vault ../shared/corpora/obsidian-help-en [--latency 10000] [--misses] [--translations FILE]
 ///
 /// Each size runs in its own child process so that peak RSS belongs to that size alone. Vaults are
 /// generated deterministically (VaultGenerator, seed 42) under $TMPDIR and reused between runs.
@@ -99,7 +99,7 @@ if let questions = value(of: "--retrieval") {
         guard let vault = value(of: "--vault") else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "--retrieval needs --vault PATH"]) }
         try RetrievalBenchmark(
             questionsPath: questions, vaultPath: vault, workRoot: workRoot, latencyNotes: value(of: "--latency").flatMap(Int.init),
-            showsMisses: arguments.contains("--misses")
+            showsMisses: arguments.contains("--misses"), translationsPath: value(of: "--translations")
         ).run()
     }
 }

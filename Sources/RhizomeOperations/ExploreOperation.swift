@@ -135,11 +135,17 @@ public struct ExploreOperation {
         }
     }
 
+    /// What the notes are searched for: the question, and the words of its translation when there is one
+    /// (the retrieval benchmark searches the same text).
+    public static func searchedText(question: String, translationWords: String?) -> String {
+        translationWords.map { question + "\n" + $0 } ?? question
+    }
+
     /// Picks the notes (at most 20, within the context budget) and builds the prompt; sends nothing. With
     /// a `translation`, the notes are searched for its words as well as the question's; the prompt asks
     /// the question as written.
     public func plan(translation: Translation? = nil) throws -> Plan {
-        let searched = translation.map { question + "\n" + $0.searchWords } ?? question
+        let searched = Self.searchedText(question: question, translationWords: translation?.searchWords)
         let relevant = try store.relevantNotes(for: searched)
         let (prompt, included) = Explore.prompt(question: question, notes: ClaudeFeatureCall.sources(relevant, vault: vaultPath))
         return Plan(relevant: relevant, included: included, searchWords: IndexStore.searchWords(for: searched), translation: translation,
