@@ -82,7 +82,7 @@ extension IndexStore {
     public func cjkNoteNameShare() throws -> Double {
         let names = try connection.prepare("SELECT name FROM file WHERE kind = 'note' LIMIT 2000").rows { $0.text(0) }
         guard !names.isEmpty else { return 0 }
-        let cjk = names.filter { $0.unicodeScalars.contains(where: FullTextSegmenter.isCJK) }.count
+        let cjk = names.filter(Self.holdsCJK).count
         return Double(cjk) / Double(names.count)
     }
 
@@ -189,7 +189,7 @@ extension IndexStore {
     static func words(ofTerms terms: [String]) -> [String] {
         terms.map { term in
             let word = term.dropFirst().dropLast().replacingOccurrences(of: "\"\"", with: "\"")
-            return word.unicodeScalars.contains(where: FullTextSegmenter.isCJK) ? word.replacingOccurrences(of: " ", with: "") : word
+            return holdsCJK(word) ? word.replacingOccurrences(of: " ", with: "") : word
         }
     }
 
