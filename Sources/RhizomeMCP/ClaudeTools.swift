@@ -84,6 +84,8 @@ enum ClaudeTools {
         /// Whether a real call would first turn the question into English search words (the notes shown
         /// are found without them).
         var translatesFirst: Bool
+        /// What that call can cost at most; null when there is none.
+        @NullEncoded var translationEstimatedCostUSD: Double?
     }
 
     /// Plans on a pooled read connection (`plan` reads the index), then asks the model outside the pool,
@@ -115,7 +117,9 @@ enum ClaudeTools {
         let plan = try await reader.perform(deadline) { store in try operation(store).plan(translation: translation) }
         if dryRun {
             let scores = plan.relevant.filter { note in plan.included.contains { $0.path == note.path } }
-            return ToolOutput(DryRun(call: plan.call, searchWords: plan.searchWords, scores: scores, translatesFirst: translates), total: nil, truncated: false)
+            return ToolOutput(DryRun(
+                call: plan.call, searchWords: plan.searchWords, scores: scores, translatesFirst: translates,
+                translationEstimatedCostUSD: translates ? translator.estimate.costUSD : nil), total: nil, truncated: false)
         }
         let answer = try await plan.answer { _ in }
         let said = notices.withLock { $0 }

@@ -43,6 +43,9 @@ public struct ClaudeFeatureCall: Sendable {
     public let maxTokens: Int
     public let temperature: Double
     public let systemPrompt: String
+    /// Whether an answer cut off at `maxTokens` is reported with how to raise the limit (not for a call
+    /// whose limit is not a setting, such as explore's translation of a question).
+    public var reportsCutOff = true
     let budgetUSD: Double?
     let prices: [String: (input: Double, output: Double)]
     let environment: [String: String]
@@ -138,7 +141,7 @@ public struct ClaudeFeatureCall: Sendable {
         }
         let model = answer.model.isEmpty ? self.model : answer.model
         let cost = record(model: model, usage: answer.usage, reportedCost: reportedCost, vault: vault, incomplete: false)
-        if answer.stopReason == "max_tokens" {
+        if answer.stopReason == "max_tokens" && reportsCutOff {
             notice("\nwarning: the answer was cut off at its token limit (\(maxTokens) tokens); raise `maxTokens:` under "
                 + "`claude: \(feature):` in .rhizome/config.yaml for a longer one")
         }

@@ -115,23 +115,25 @@ public struct ExploreOperation {
             settings: settings, configured: settings.explore, choice: choice, environment: environment, notice: notice)
         var model = ClaudeSettings.Feature()
         model.model = settings.explore.model
-        translator = Translator(
-            call: ClaudeFeatureCall(
-                feature: "explore", defaults: .init(model: Explore.defaultModel, maxTokens: Explore.translationMaxTokens, temperature: 0, prompt: Explore.translationPrompt),
-                settings: settings, configured: model, choice: choice, environment: environment, notice: notice),
-            question: question, vaultPath: vaultPath)
+        var translation = ClaudeFeatureCall(
+            feature: "explore", defaults: .init(model: Explore.defaultModel, maxTokens: Explore.translationMaxTokens, temperature: 0, prompt: Explore.translationPrompt),
+            settings: settings, configured: model, choice: choice, environment: environment, notice: notice)
+        // Keywords cut off at the limit are still keywords, and the limit is not a setting to raise.
+        translation.reportsCutOff = false
+        translator = Translator(call: translation, question: question, vaultPath: vaultPath)
     }
 
     /// Whether the question is turned into English search words first: always, never, or (`auto`) when
     /// it holds Chinese, Japanese or Korean characters and fewer than a fifth of the vault's note names
-    /// do (a vault written in English, which such a question shares few words with).
+    /// do (a vault written in English, which such a question shares few words with). A vault without
+    /// notes is never translated for (no words could find anything in it).
     public func translatesQuestion() throws -> Bool {
         switch translateMode {
         case .always: return true
         case .never: return false
         case .auto:
-            guard IndexStore.holdsCJK(question) else { return false }
-            return try store.cjkNoteNameShare() < 0.2
+            guard IndexStore.holdsCJK(question), let share = try store.cjkNoteNameShare() else { return false }
+            return share < 0.2
         }
     }
 

@@ -78,10 +78,10 @@ extension IndexStore {
     }
 
     /// The share of notes whose name holds a Chinese, Japanese or Korean character, from at most 2,000
-    /// notes (0 for a vault without notes): a vault written in English has almost none.
-    public func cjkNoteNameShare() throws -> Double {
+    /// notes (nil for a vault without notes): a vault written in English has almost none.
+    public func cjkNoteNameShare() throws -> Double? {
         let names = try connection.prepare("SELECT name FROM file WHERE kind = 'note' LIMIT 2000").rows { $0.text(0) }
-        guard !names.isEmpty else { return 0 }
+        guard !names.isEmpty else { return nil }
         let cjk = names.filter(Self.holdsCJK).count
         return Double(cjk) / Double(names.count)
     }

@@ -87,6 +87,32 @@ struct ExploreTranslationTests {
         #expect(fixture.server.requests.isEmpty)
     }
 
+    @Test func `a translation cut off at its token limit still searches its words, without telling the person to raise a limit`() async throws {
+        let cutOff = Replies.stream(
+            [ClaudeReplies.messageStart(model: "claude-haiku-4-5-20251001", inputTokens: 100), Replies.contentBlockStart(), Replies.textDelta(Self.searchWords + " decisions"),
+             Replies.contentBlockStop(), Replies.messageDelta(stopReason: "max_tokens", outputTokens: 80), Replies.messageStop])
+        let fixture = try ClaudeVault(script: [cutOff, Self.answer])
+        defer { fixture.expectKeyNeverShown() }
+        let result = await fixture.run(["explore", Self.question])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("(searched also for: \(Self.searchWords) decisions)"), "\(result.error)")
+        #expect(!result.error.contains("cut off"), "explore's own maxTokens does not limit the translation: \(result.error)")
+        #expect(result.output.hasPrefix("SQLite was chosen [[ADR-001 Use SQLite]]."), "\(result.output)")
+    }
+
+    @Test func `auto makes no translation call for a vault without notes`() async throws {
+        let fixture = try ClaudeVault()
+        defer { fixture.expectKeyNeverShown() }
+        for entry in try FileManager.default.contentsOfDirectory(atPath: fixture.vault.path) where !entry.hasPrefix(".") {
+            try fixture.vault.remove(entry)
+        }
+        let result = await fixture.run(["explore", Self.question])
+        #expect(result.status == 2, "\(result.output)\(result.error)")
+        #expect(fixture.server.requests.isEmpty, "nothing to find: no call is worth paying for")
+        let dryRun = await fixture.run(["explore", Self.question, "--dry-run", "--json"], key: false)
+        #expect(try #require(AnyJSON.parse(dryRun.output))["data"]["translatesFirst"] == false, "\(dryRun.output)")
+    }
+
     @Test func `a translate value other than auto, always or never is a config error at its value`() async throws {
         let fixture = try ClaudeVault()
         try fixture.appendConfig("claude:\n  explore:\n    translate: sometimes\n")

@@ -49,6 +49,7 @@ import RhizomeTestSupport
 
         let dry = try session.call("explore", ["question": AnyJSON.string(ExploreTranslationTests.question), "dryRun": true])
         #expect(!dry.isError && dry.body["data"]["translatesFirst"] == true, "\(dry.body)")
+        #expect(dry.body["data"]["translationEstimatedCostUSD"].double.map { $0 > 0 } == true, "\(dry.body)")
         #expect(fixture.server.requests.isEmpty, "a dry run sends nothing")
         let answer = try session.call("explore", ["question": AnyJSON.string(ExploreTranslationTests.question)], within: .seconds(30))
         #expect(!answer.isError, "\(answer.body)")
