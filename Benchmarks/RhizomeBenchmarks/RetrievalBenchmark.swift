@@ -79,21 +79,23 @@ struct RetrievalBenchmark {
         }
         for language in byLanguage.keys.sorted() { print("  \(language): " + byLanguage[language]!.line) }
         print("  all: " + all.line)
-        if let latencyNotes { try measureLatency(questions, notes: latencyNotes) }
+        if let latencyNotes { try measureLatency(questions, translations: translations, notes: latencyNotes) }
     }
 
-    /// Every question on the generated vault: retrieval's time where the index is large.
-    private func measureLatency(_ questions: [Question], notes: Int) throws {
+    /// Every question on the generated vault (with its translation's words, when given): retrieval's time
+    /// where the index is large.
+    private func measureLatency(_ questions: [Question], translations: [String: String], notes: Int) throws {
         let (vault, _) = try BenchmarkRun.prepareVault(VaultGenerator(noteCount: notes), workRoot: workRoot)
         let database = URL(fileURLWithPath: workRoot).appendingPathComponent("retrieval-\(notes).sqlite").path
         let store = try IndexStore(path: database)
         _ = try Indexer(store: store, vaultRoot: vault.path).run()
         let clock = ContinuousClock()
-        for question in questions.prefix(5) { _ = try store.relevantNotes(for: question.question) }
+        let searched = questions.map { ExploreOperation.searchedText(question: $0.question, translationWords: translations[$0.question]) }
+        for text in searched.prefix(5) { _ = try store.relevantNotes(for: text) }
         var samples: [Double] = []
-        for question in questions {
+        for text in searched {
             let start = clock.now
-            _ = try store.relevantNotes(for: question.question)
+            _ = try store.relevantNotes(for: text)
             samples.append((clock.now - start).inMilliseconds)
         }
         samples.sort()
