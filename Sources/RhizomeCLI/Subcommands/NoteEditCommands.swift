@@ -20,7 +20,7 @@ struct AppendCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         try NoteEdit.run(self, dryRun: dryRun, context: context) { editor in
-            try editor.planInsert(try NoteEdit.text(text), into: note, heading: heading, atStart: false)
+            try editor.planInsert(try NoteEdit.text(text, command: "append"), into: note, heading: heading, atStart: false)
         }
     }
 }
@@ -39,7 +39,7 @@ struct PrependCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         try NoteEdit.run(self, dryRun: dryRun, context: context) { editor in
-            try editor.planInsert(try NoteEdit.text(text), into: note, heading: heading, atStart: true)
+            try editor.planInsert(try NoteEdit.text(text, command: "prepend"), into: note, heading: heading, atStart: true)
         }
     }
 }
@@ -119,11 +119,26 @@ enum NoteEdit {
         return .success
     }
 
-    /// TEXT (its words joined by spaces), or standard input for `-`.
-    static func text(_ words: [String]) throws -> String {
+    /// TEXT (its words joined by spaces), or standard input for `-`. TEXT takes every word the command does
+    /// not know (so `- item` is text), which would make a mistyped or borrowed option part of the note:
+    /// a word that looks like a long option (`--write`, `--force=1`) is refused instead. `command` is nil for
+    /// an option's single value (`daily --append`), which is text as given.
+    static func text(_ words: [String], command: String?) throws -> String {
         guard !words.isEmpty else { throw CLIError.invalidArgument("give the text to add, or - to read it from standard input") }
         guard words != ["-"] else { return try standardInput() }
+        if let command, let option = words.first(where: looksLikeOption) {
+            throw CLIError.invalidArgument(
+                "`\(option)` is not an option of `rhizome \(command)` (it writes unless --dry-run); nothing was added. "
+                    + "To add text that is a word starting with `--`, read it from standard input: `echo '\(option)' | rhizome \(command) NOTE -`")
+        }
         return words.joined(separator: " ")
+    }
+
+    /// `--name` or `--name=value`: two dashes, a letter, then letters, digits and dashes (not `---` or `-- done`).
+    static func looksLikeOption(_ word: String) -> Bool {
+        guard word.hasPrefix("--"), let first = word.dropFirst(2).first, first.isASCII, first.isLetter else { return false }
+        let name = word.dropFirst(2).prefix { $0 != "=" }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
     }
 
     static func standardInput() throws -> String {
@@ -207,7 +222,7 @@ struct DailyCommand: RhizomeSubcommand {
         if let problem = daily.templateProblem { context.printError("warning: " + problem) }
         if let create = daily.create { try editor.apply(create) }
         if let append {
-            try editor.apply(try editor.planInsert(try NoteEdit.text([append]), into: daily.path))
+            try editor.apply(try editor.planInsert(try NoteEdit.text([append], command: nil), into: daily.path))
         }
         if global.json {
             printJSON(Output(path: daily.path, absolutePath: session.vaultPath + "/" + daily.path, created: daily.create != nil, appended: append != nil),
