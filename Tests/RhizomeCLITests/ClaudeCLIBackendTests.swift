@@ -38,6 +38,40 @@ import RhizomeTestSupport
         #expect(ledger.contains("\"costUSD\":0.0021") && ledger.contains("\"inputTokens\":900") && ledger.contains("\"feature\":\"explore\""), "\(ledger)")
     }
 
+    @Test func `a Japanese question through the CLI backend is translated by a first claude call, both costs recorded`() async throws {
+        let fixture = try ClaudeVault()
+        defer { fixture.expectKeyNeverShown() }
+        let bin = fixture.cli.home.appendingPathComponent("fake-bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let delta = #"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"%@"}}}"#
+        func reply(_ text: String, cost: String) -> String {
+            [String(format: delta, text),
+             #"{"type":"result","subtype":"success","is_error":false,"result":"\#(text)","total_cost_usd":\#(cost),"usage":{"input_tokens":100,"output_tokens":8}}"#]
+                .map { "  echo '" + $0 + "'" }.joined(separator: "\n")
+        }
+        // The first call answers with search words, the second with the answer; each call's arguments are kept.
+        let script = "#!/bin/sh\nfolder=\"$(dirname \"$0\")\"\n"
+            + "if [ ! -e \"$folder/first\" ]; then\n  printf '%s\\n' \"$@\" > \"$folder/first\"\n  cat > /dev/null\n"
+            + reply(ExploreTranslationTests.searchWords, cost: "0.0003")
+            + "\nelse\n  printf '%s\\n' \"$@\" > \"$folder/second\"\n  cat > \"$folder/second-input\"\n"
+            + reply("SQLite was chosen [2].", cost: "0.0021") + "\nfi\n"
+        try writeExecutableScript(script, to: bin.appendingPathComponent("claude").path)
+        let result = await fixture.run(["explore", ExploreTranslationTests.question, "--backend", "claude-cli"], key: false,
+                                       extraEnvironment: ["PATH": bin.path + ":/usr/bin:/bin", "CLAUDECODE": "1"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.hasPrefix("SQLite was chosen [[ADR-001 Use SQLite]]."), "\(result.output)")
+        #expect(result.error.contains("(searched also for: \(ExploreTranslationTests.searchWords))"), "\(result.error)")
+        let first = (try? String(contentsOf: bin.appendingPathComponent("first"), encoding: .utf8)) ?? ""
+        #expect(first.contains("--system-prompt\nRewrite the user's question as English search keywords"), "\(first)")
+        // The answer call is given the notes the words found, and the question as written.
+        let sent = (try? String(contentsOf: bin.appendingPathComponent("second-input"), encoding: .utf8)) ?? ""
+        #expect(sent.contains("[2] ADR-001 Use SQLite: # ADR-001: Use SQLite for the index"), "\(sent.prefix(600))")
+        #expect(sent.hasSuffix("Question: \(ExploreTranslationTests.question)") || sent.hasSuffix("Question: \(ExploreTranslationTests.question)\n"), "\(sent.suffix(200))")
+        let costs = fixture.ledgerLines.compactMap { $0 }.map(\.["costUSD"])
+        #expect(costs == [0.0003, 0.0021], "\(fixture.ledgerText)")
+        #expect(fixture.server.requests.isEmpty, "the API was not called")
+    }
+
     /// Whether process `pid` is gone (or a zombie that only its reaper still has to collect).
     static func isGone(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 else { return true }
