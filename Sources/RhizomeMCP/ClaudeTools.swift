@@ -114,7 +114,9 @@ enum ClaudeTools {
             return (explore.translator, try explore.translatesQuestion())
         }
         let translation = translates && !dryRun ? try await translator.searchWords() : nil
-        let plan = try await reader.perform(deadline) { store in try operation(store).plan(translation: translation) }
+        // The model call took time that was not the index's: the plan's read gets the full limit again.
+        let planDeadline = translation == nil ? deadline : deadline.restarted()
+        let plan = try await reader.perform(planDeadline) { store in try operation(store).plan(translation: translation) }
         if dryRun {
             let scores = plan.relevant.filter { note in plan.included.contains { $0.path == note.path } }
             return ToolOutput(DryRun(

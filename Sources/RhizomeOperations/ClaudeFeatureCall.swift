@@ -112,9 +112,19 @@ public struct ClaudeFeatureCall: Sendable {
                           estimatedInputTokens: inputTokens, estimatedCostUSD: cost)
     }
 
+    /// The most a call can cost whose message holds `inputTokens` more than `userMessage` (the context a
+    /// prompt is trimmed to, before its notes are known).
+    func maximumCost(_ userMessage: String, plusInputTokens inputTokens: Int) -> Double {
+        let (input, _) = maximumCost(userMessage)
+        return ModelPrices.cost(model: model, inputTokens: input + inputTokens, outputTokens: maxTokens, configured: prices).usd
+    }
+
     /// Checks the key and the budget, streams the answer (`onText` per piece), records the usage. Returns
-    /// the answer and its cost.
-    func stream(_ userMessage: String, vault: String, onText: @escaping @Sendable (String) -> Void) async throws -> (AnthropicClient.Answer, Double?) {
+    /// the answer and its cost. `reservingUSD`: what a later call this one is for may cost, checked against
+    /// the budget with it (a translation is not worth paying for when the answer it serves is refused).
+    func stream(
+        _ userMessage: String, vault: String, reservingUSD reserve: Double = 0, onText: @escaping @Sendable (String) -> Void
+    ) async throws -> (AnthropicClient.Answer, Double?) {
         let key = backend == .api ? APIKey.resolve(environment: environment) : nil
         if backend == .api && key == nil { throw ClaudeError.missingAPIKey }
         guard let baseURL = APIKey.baseURL(environment: environment) else {
@@ -123,7 +133,7 @@ public struct ClaudeFeatureCall: Sendable {
         if let budgetUSD {
             let month = String(ISO8601DateFormatter().string(from: Date()).prefix(7))
             let spent = ledger.spent(inMonth: month)
-            let estimate = maximumCost(userMessage).costUSD
+            let estimate = maximumCost(userMessage).costUSD + reserve
             if spent + estimate > budgetUSD { throw ClaudeError.overBudget(spentUSD: spent, budgetUSD: budgetUSD, estimateUSD: estimate) }
         }
         let answer: AnthropicClient.Answer

@@ -88,13 +88,16 @@ public struct ExploreOperation {
         let call: ClaudeFeatureCall
         let question: String
         let vaultPath: String
+        /// The most the answer call can cost (its prompt trimmed to `Explore.defaultContextTokens` of notes):
+        /// the budget must allow both before the translation is paid for.
+        let answerReserveUSD: Double
 
         /// What the call can cost at most, for a dry run: its estimated input tokens and dollars.
         public var estimate: (inputTokens: Int, costUSD: Double) { call.maximumCost(question) }
 
         /// Asks the model for the question's English search words.
         public func searchWords() async throws -> Translation {
-            let (answer, cost) = try await call.stream(question, vault: vaultPath) { _ in }
+            let (answer, cost) = try await call.stream(question, vault: vaultPath, reservingUSD: answerReserveUSD) { _ in }
             return Translation(searchWords: Explore.searchWords(ofTranslation: answer.text), costUSD: cost)
         }
     }
@@ -120,7 +123,9 @@ public struct ExploreOperation {
             settings: settings, configured: model, choice: choice, environment: environment, notice: notice)
         // Keywords cut off at the limit are still keywords, and the limit is not a setting to raise.
         translation.reportsCutOff = false
-        translator = Translator(call: translation, question: question, vaultPath: vaultPath)
+        translator = Translator(
+            call: translation, question: question, vaultPath: vaultPath,
+            answerReserveUSD: call.maximumCost(question, plusInputTokens: Explore.defaultContextTokens))
     }
 
     /// Whether the question is turned into English search words first: always, never, or (`auto`) when

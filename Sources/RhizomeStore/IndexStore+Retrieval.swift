@@ -78,12 +78,16 @@ extension IndexStore {
     }
 
     /// The share of notes whose name holds a Chinese, Japanese or Korean character, from at most 2,000
-    /// notes (nil for a vault without notes): a vault written in English has almost none.
+    /// named notes (nil for a vault without them): a vault written in English has almost none. Names
+    /// without a letter in any script (`2026-11-28`, the daily notes) say nothing of the vault's
+    /// language and are left out.
     public func cjkNoteNameShare() throws -> Double? {
-        let names = try connection.prepare("SELECT name FROM file WHERE kind = 'note' LIMIT 2000").rows { $0.text(0) }
-        guard !names.isEmpty else { return nil }
-        let cjk = names.filter(Self.holdsCJK).count
-        return Double(cjk) / Double(names.count)
+        let names = try connection.prepare("SELECT name FROM file WHERE kind = 'note' ORDER BY id LIMIT 20000").rows { $0.text(0) }
+            .lazy.filter { $0.unicodeScalars.contains(where: \.properties.isAlphabetic) }.prefix(2000)
+        let named = Array(names)
+        guard !named.isEmpty else { return nil }
+        let cjk = named.filter(Self.holdsCJK).count
+        return Double(cjk) / Double(named.count)
     }
 
     /// Whether `text` holds a Chinese, Japanese or Korean character.

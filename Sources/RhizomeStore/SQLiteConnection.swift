@@ -301,18 +301,31 @@ public final class QueryDeadline: Sendable {
     public let scope: String
     public let setting: String
     private let cancelled = Locked(false)
+    /// The deadline this one restarts (`restarted()`): cancelling it cancels this one too.
+    private let parent: QueryDeadline?
 
-    public init(limit: Duration, scope: String, setting: String, startingAt start: ContinuousClock.Instant = .now) {
+    public convenience init(limit: Duration, scope: String, setting: String, startingAt start: ContinuousClock.Instant = .now) {
+        self.init(limit: limit, scope: scope, setting: setting, start: start, parent: nil)
+    }
+
+    private init(limit: Duration, scope: String, setting: String, start: ContinuousClock.Instant, parent: QueryDeadline?) {
         self.limit = limit
         instant = start + limit
         self.scope = scope
         self.setting = setting
+        self.parent = parent
+    }
+
+    /// The same limit from now, cancelled with this one: for the reads after a wait that is not a query
+    /// (explore's model call between its two reads over MCP), which must not use up their time.
+    public func restarted() -> QueryDeadline {
+        QueryDeadline(limit: limit, scope: scope, setting: setting, start: .now, parent: self)
     }
 
     /// Ends the work at its next check, with `StoreError.cancelled`.
     public func cancel() { cancelled.withLock { $0 = true } }
 
-    public var isCancelled: Bool { cancelled.withLock { $0 } }
+    public var isCancelled: Bool { cancelled.withLock { $0 } || parent?.isCancelled == true }
 
     /// Cancelled, or past the time limit.
     public var isOver: Bool { isCancelled || ContinuousClock.now >= instant }

@@ -113,6 +113,33 @@ struct ExploreTranslationTests {
         #expect(try #require(AnyJSON.parse(dryRun.output))["data"]["translatesFirst"] == false, "\(dryRun.output)")
     }
 
+    @Test func `a budget that cannot pay for the answer refuses before the translation is paid for`() async throws {
+        let fixture = try ClaudeVault(script: [Self.translation, Self.answer])
+        defer { fixture.expectKeyNeverShown() }
+        try fixture.appendConfig("claude:\n  budget: 0.002\n")
+        let result = await fixture.run(["explore", Self.question, "--json"])
+        #expect(result.status == 2, "\(result.output)\(result.error)")
+        #expect(try #require(AnyJSON.parse(result.output))["error"]["code"] == "over-budget", "\(result.output)")
+        #expect(fixture.server.requests.isEmpty, "nothing is paid for when the answer would be refused")
+        #expect(fixture.ledgerLines.isEmpty, "\(fixture.ledgerText)")
+    }
+
+    @Test func `auto leaves out date-named daily notes when it judges the vault's language`() async throws {
+        let fixture = try ClaudeVault()
+        defer { fixture.expectKeyNeverShown() }
+        for entry in try FileManager.default.contentsOfDirectory(atPath: fixture.vault.path) where !entry.hasPrefix(".") {
+            try fixture.vault.remove(entry)
+        }
+        for index in 1...5 { try fixture.vault.write("決定 \(index).md", "# 決定 \(index)\nSQLite を選んだ理由。\n") }
+        for day in 1...28 { try fixture.vault.write(String(format: "Daily/2026-11-%02d.md", day), "- 作業\n") }
+        let japanese = await fixture.run(["explore", Self.question, "--dry-run", "--json"], key: false)
+        #expect(try #require(AnyJSON.parse(japanese.output))["data"]["translatesFirst"] == false, "5 of 5 named notes are Japanese: \(japanese.output)")
+
+        for index in 1...30 { try fixture.vault.write("Decision \(index).md", "# Decision \(index)\n") }
+        let english = await fixture.run(["explore", Self.question, "--dry-run", "--json"], key: false)
+        #expect(try #require(AnyJSON.parse(english.output))["data"]["translatesFirst"] == true, "5 of 35 named notes: \(english.output)")
+    }
+
     @Test func `a translate value other than auto, always or never is a config error at its value`() async throws {
         let fixture = try ClaudeVault()
         try fixture.appendConfig("claude:\n  explore:\n    translate: sometimes\n")

@@ -128,4 +128,23 @@ import RhizomeTestSupport
         #expect(refused.isError && refused.body["error"]["code"] == "read-only", "\(refused.body)")
         #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
     }
+
+    /// The plan's read comes after the translation's model call; a slow call (a retry, a slow first byte)
+    /// must not use up that read's time limit and fail the tool after the translation was paid for.
+    @Test func `a slow translation over MCP does not use up the time limit of the read that follows it`() throws {
+        var slow = ExploreTranslationTests.translation
+        slow.steps.insert(.pause(.seconds(3)), at: 0)
+        let fixture = try ClaudeVault(script: [slow, ExploreTranslationTests.answer])
+        let session = try MCPSession(vault: fixture.vault, arguments: ["--read-only", "--timeout", "2.5"], environment: fixture.environment(key: true))
+        defer { session.child.stop() }
+        _ = try session.initialize()
+        try session.waitUntilIndexed()
+        let answer = try session.call("explore", ["question": AnyJSON.string(ExploreTranslationTests.question)], within: .seconds(30))
+        #expect(!answer.isError, "\(answer.body)")
+        let cited = (answer.body["data"]["sources"].array ?? []).filter { $0["cited"] == true }.compactMap { $0["path"].string }
+        #expect(cited == [ExploreTranslationTests.adr], "\(answer.body)")
+        #expect(fixture.server.requests.count == 2)
+        #expect(session.finish() == .exited(0), "stderr: \(session.child.errorText)")
+        fixture.expectKeyNeverShown(also: [answer.body.text, session.child.errorText])
+    }
 }

@@ -35,7 +35,7 @@ struct ExploreCommand: RhizomeSubcommand {
     var backend: ClaudeBackend = .api
 
     @Option(name: .long, help: ArgumentHelp(
-        "auto (default): turn a question in Chinese, Japanese or Korean into English search words first, by one short call, when the vault's note names are mostly not in those scripts; always; never.",
+        "auto (default): turn a question in Chinese, Japanese or Korean into English search words first, by one short call, when fewer than a fifth of the vault's note names (dates not counted) are in those scripts; always; never.",
         valueName: "mode"))
     var translate: ClaudeSettings.TranslateMode?
 
