@@ -93,8 +93,11 @@ extension ClaudeError: CustomStringConvertible {
         case .cliFailed(let message):
             return ErrorMessage(message, "; ", "run `claude -p hello` to check that Claude Code works and is logged in")
         case .overBudget(let spent, let budget, let estimate):
-            return ErrorMessage(String(format: "this call (up to $%.4f) would take this month's spending ($%.4f so far) over the budget of $%.2f "
-                + "(`claude: budget:` in .rhizome/config.yaml)", estimate, spent, budget), "; ", "raise the budget, or wait for next month")
+            // Cents, unless the budget has a finer part (a budget of $0.002 is not "$0.00").
+            let cents = budget * 100
+            let budgetText = String(format: abs(cents - cents.rounded()) < 1e-9 ? "%.2f" : "%.4f", budget)
+            return ErrorMessage(String(format: "this call (up to $%.4f) would take this month's spending ($%.4f so far) over the budget of $", estimate, spent)
+                + budgetText + " (`claude: budget:` in .rhizome/config.yaml)", "; ", "raise the budget, or wait for next month")
         }
     }
 }

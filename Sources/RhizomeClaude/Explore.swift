@@ -25,9 +25,11 @@ public enum Explore {
         """
     public static let translationMaxTokens = 80
 
-    /// The search words of a translation's reply: its first non-empty line, at most 300 characters.
+    /// The search words of a translation's reply: its first non-empty line that is not a label
+    /// (`Keywords:`), at most 300 characters.
     public static func searchWords(ofTranslation reply: String) -> String {
-        let line = reply.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? ""
+        let lines = reply.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let line = lines.first { !$0.hasSuffix(":") } ?? ""
         return String(line.prefix(300))
     }
 

@@ -9,6 +9,9 @@ import RhizomeClaude
         #expect(budget.description == "this call (up to $0.7500) would take this month's spending ($1.5000 so far) over the budget of $2.00 "
             + "(`claude: budget:` in .rhizome/config.yaml); raise the budget, or wait for next month")
         #expect(budget.fix == "raise the budget, or wait for next month")
+        let small = ClaudeError.overBudget(spentUSD: 0, budgetUSD: 0.002, estimateUSD: 0.0062)
+        #expect(small.description.contains("over the budget of $0.0020 ("), "a budget under a cent is not shown as $0.00: \(small.description)")
+        #expect(ClaudeError.overBudget(spentUSD: 0, budgetUSD: 0.1, estimateUSD: 0.2).description.contains("over the budget of $0.10 ("))
 
         let refused = ClaudeError.refused(status: 401, type: "authentication_error", message: "invalid x-api-key")
         #expect(refused.description == "the Anthropic API refused the request (HTTP 401 authentication_error: invalid x-api-key); check ANTHROPIC_API_KEY")
