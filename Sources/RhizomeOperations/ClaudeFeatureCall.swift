@@ -80,9 +80,10 @@ public struct ClaudeFeatureCall: Sendable {
     }
 
     /// The most a call with this message can cost (estimated input, all of `maxTokens` output; a model
-    /// without a known price at its family's or the highest known rate).
-    func maximumCost(_ userMessage: String) -> (inputTokens: Int, costUSD: Double) {
-        let input = Explore.estimatedTokens(systemPrompt) + Explore.estimatedTokens(userMessage)
+    /// without a known price at its family's or the highest known rate). `plusInputTokens`: input the
+    /// message will also hold, not known yet (the notes of a prompt trimmed to that many tokens).
+    func maximumCost(_ userMessage: String, plusInputTokens: Int = 0) -> (inputTokens: Int, costUSD: Double) {
+        let input = Explore.estimatedTokens(systemPrompt) + Explore.estimatedTokens(userMessage) + plusInputTokens
         return (input, ModelPrices.cost(model: model, inputTokens: input, outputTokens: maxTokens, configured: prices).usd)
     }
 
@@ -110,13 +111,6 @@ public struct ClaudeFeatureCall: Sendable {
         let (inputTokens, cost) = maximumCost(userMessage)
         return PromptPlan(model: model, maxTokens: maxTokens, temperature: temperature, notes: notes, system: systemPrompt, prompt: userMessage,
                           estimatedInputTokens: inputTokens, estimatedCostUSD: cost)
-    }
-
-    /// The most a call can cost whose message holds `inputTokens` more than `userMessage` (the context a
-    /// prompt is trimmed to, before its notes are known).
-    func maximumCost(_ userMessage: String, plusInputTokens inputTokens: Int) -> Double {
-        let (input, _) = maximumCost(userMessage)
-        return ModelPrices.cost(model: model, inputTokens: input + inputTokens, outputTokens: maxTokens, configured: prices).usd
     }
 
     /// Checks the key and the budget, streams the answer (`onText` per piece), records the usage. Returns

@@ -125,7 +125,7 @@ public struct ExploreOperation {
         translation.reportsCutOff = false
         translator = Translator(
             call: translation, question: question, vaultPath: vaultPath,
-            answerReserveUSD: call.maximumCost(question, plusInputTokens: Explore.defaultContextTokens))
+            answerReserveUSD: call.maximumCost(question, plusInputTokens: Explore.defaultContextTokens).costUSD)
     }
 
     /// Whether the question is turned into English search words first: always, never, or (`auto`) when

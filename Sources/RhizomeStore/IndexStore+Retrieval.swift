@@ -83,8 +83,7 @@ extension IndexStore {
     /// language and are left out.
     public func cjkNoteNameShare() throws -> Double? {
         let names = try connection.prepare("SELECT name FROM file WHERE kind = 'note' ORDER BY id LIMIT 20000").rows { $0.text(0) }
-            .lazy.filter { $0.unicodeScalars.contains(where: \.properties.isAlphabetic) }.prefix(2000)
-        let named = Array(names)
+        let named = names.filter { $0.unicodeScalars.contains(where: \.properties.isAlphabetic) }.prefix(2000)
         guard !named.isEmpty else { return nil }
         let cjk = named.filter(Self.holdsCJK).count
         return Double(cjk) / Double(named.count)
