@@ -65,7 +65,7 @@ public enum CLI {
     /// Runs `rhizome` with `arguments` (without the program name); returns the exit status.
     public static func run(_ arguments: [String], context: CommandContext) -> Int32 {
         do {
-            var command = try RhizomeCommand.parseAsRoot(placingGlobalOptionsAfterSubcommand(arguments))
+            var command = try RhizomeCommand.parseAsRoot(keepingRulesAsText(placingGlobalOptionsAfterSubcommand(arguments)))
             if let subcommand = command as? any RhizomeSubcommand {
                 return execute(subcommand, context: context).rawValue
             }
@@ -89,6 +89,16 @@ public enum CLI {
             }
             context.printError(message)
             return ExitStatus.usage.rawValue
+        }
+    }
+
+    /// `rhizome append NOTE ---` adds a horizontal rule, but the argument parser refuses a word of three or
+    /// more dashes as a malformed option before `append` sees it. For `append` and `prepend` such a word is
+    /// marked as text here (`NoteEdit.ruleMark`) and unmarked by `NoteEdit.text`.
+    static func keepingRulesAsText(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first, [AppendCommand.configuration.commandName, PrependCommand.configuration.commandName].contains(first) else { return arguments }
+        return [first] + arguments.dropFirst().map { word in
+            word.count >= 3 && word.allSatisfy({ $0 == "-" }) ? NoteEdit.ruleMark + word : word
         }
     }
 

@@ -20,7 +20,7 @@ struct AppendCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         try NoteEdit.run(self, dryRun: dryRun, context: context) { editor in
-            try editor.planInsert(try NoteEdit.text(text, command: "append"), into: note, heading: heading, atStart: false)
+            try editor.planInsert(try NoteEdit.text(text, command: "append"), into: NoteEdit.unmarked(note), heading: heading.map(NoteEdit.unmarked), atStart: false)
         }
     }
 }
@@ -39,7 +39,7 @@ struct PrependCommand: RhizomeSubcommand {
 
     func execute(in context: CommandContext) throws -> ExitStatus {
         try NoteEdit.run(self, dryRun: dryRun, context: context) { editor in
-            try editor.planInsert(try NoteEdit.text(text, command: "prepend"), into: note, heading: heading, atStart: true)
+            try editor.planInsert(try NoteEdit.text(text, command: "prepend"), into: NoteEdit.unmarked(note), heading: heading.map(NoteEdit.unmarked), atStart: true)
         }
     }
 }
@@ -131,7 +131,16 @@ enum NoteEdit {
                 "`\(option)` is not an option of `rhizome \(command)` (it writes unless --dry-run); nothing was added. "
                     + "To add text that is a word starting with `--`, read it from standard input: `echo '\(option)' | rhizome \(command) NOTE -`")
         }
-        return words.joined(separator: " ")
+        return words.map(unmarked).joined(separator: " ")
+    }
+
+    /// Marks a word of dashes (`---`) as text for the argument parser (`CLI.keepingRulesAsText`): a character
+    /// of Unicode's private use area, which no one types.
+    static let ruleMark = "\u{F8FF}"
+
+    /// `word` without `ruleMark`.
+    static func unmarked(_ word: String) -> String {
+        word.hasPrefix(ruleMark) ? String(word.dropFirst(ruleMark.count)) : word
     }
 
     /// `--name` or `--name=value`: two dashes, a letter, then letters, digits and dashes (not `---` or `-- done`).
