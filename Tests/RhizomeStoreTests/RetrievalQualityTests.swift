@@ -79,7 +79,9 @@ import RhizomeTestSupport
         // 175 (92.0%, 97.1%); with the glossary, Japanese 19 and 22 of 22, Chinese 18 and 22 of 22; on the
         // held-out set written after the glossary, Japanese 39 and 40 of 40, Chinese 36 and 39 of 40; on the
         // second held-out set (written by a session that saw no code, glossary or question), Japanese 26 and
-        // 26 of 30, Chinese 24 and 28 of 30. The issue asks for 90% and 97%.
+        // 26 of 30, Chinese 24 and 28 of 30; on the third, Japanese 26 and 27, Chinese 23 and 29 of 30; on the
+        // fourth (29 November, written the same way), Japanese 22 and 24, Chinese 23 and 29 of 30; on an
+        // English held-out set (29 November, 80 questions), 70 and 76. The issue asks for 90% and 97%.
         let floors: [(file: String, language: String, count: Int, top5: Int, top20: Int)] = [
             ("retrieval-questions.json", "en", 175, 161, 170),
             ("retrieval-questions.json", "ja", 22, 19, 22),
@@ -88,6 +90,11 @@ import RhizomeTestSupport
             ("retrieval-questions-heldout.json", "zh", 40, 36, 39),
             ("retrieval-questions-heldout2.json", "ja", 30, 26, 26),
             ("retrieval-questions-heldout2.json", "zh", 30, 24, 28),
+            ("retrieval-questions-heldout3.json", "ja", 30, 26, 27),
+            ("retrieval-questions-heldout3.json", "zh", 30, 23, 29),
+            ("retrieval-questions-heldout4.json", "ja", 30, 22, 24),
+            ("retrieval-questions-heldout4.json", "zh", 30, 23, 29),
+            ("retrieval-questions-heldout-en.json", "en", 80, 70, 76),
         ]
         for floor in floors {
             let url = Fixtures.repositoryRoot.appendingPathComponent("Benchmarks/" + floor.file)
