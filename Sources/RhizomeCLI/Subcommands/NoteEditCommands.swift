@@ -134,9 +134,10 @@ enum NoteEdit {
         return words.map(unmarked).joined(separator: " ")
     }
 
-    /// Marks a word of dashes (`---`) as text for the argument parser (`CLI.keepingRulesAsText`): a character
-    /// of Unicode's private use area, which no one types.
-    static let ruleMark = "\u{F8FF}"
+    /// Marks a word of dashes (`---`) as text for the argument parser (`CLI.keepingRulesAsText`): a NUL,
+    /// which no command-line argument can hold (a private-use character can: U+F8FF is the Apple logo that
+    /// macOS types with ⌥⇧K).
+    static let ruleMark = "\u{0}"
 
     /// `word` without `ruleMark`.
     static func unmarked(_ word: String) -> String {
