@@ -54,6 +54,12 @@ extension VaultEditor {
         if offset > 0, offset <= bytes.count, bytes[offset - 1] != UInt8(ascii: "\n") { insertion = newline + insertion }
         if !insertion.hasSuffix(newline) { insertion += newline }
         newBytes.insert(contentsOf: Array(insertion.utf8), at: offset)
+        // The note's frontmatter stays as it was: text whose first line is `---`, at the start of a note
+        // without properties, would open a block that a later `---` closes, and Obsidian would read the
+        // lines between as properties.
+        guard NoteParser.bodyOffset(of: newBytes) == lines.bodyStart, newBytes.prefix(lines.bodyStart) == bytes.prefix(lines.bodyStart) else {
+            throw EditError.refused(path: path, reason: "the text would change its frontmatter (Obsidian would read a line `---` at the top of the note as the start of its properties); put a blank line before the text, or change properties with `rhizome set`")
+        }
         let count = inserted.split(separator: "\n", omittingEmptySubsequences: false).count - (inserted.hasSuffix("\n") ? 1 : 0)
         let summary = "\(atStart ? "prepended" : "appended") \(count) line\(count == 1 ? "" : "s") \(place) of \(path)"
         return try plan(path: path, disk: disk, oldBytes: bytes, newBytes: newBytes, kind: atStart ? "prepend" : "append", summary: summary)

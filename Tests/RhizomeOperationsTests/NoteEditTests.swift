@@ -31,6 +31,26 @@ import RhizomeTestSupport
         #expect(try vault.read("N.md") == "---\na: 1\n---\ntop\nbody\nbottom\n")
     }
 
+    @Test func prependingADashLineToANoteWithoutPropertiesIsRefusedRatherThanMakingItsTextProperties() throws {
+        let vault = try TemporaryVault()
+        try vault.write("N.md", "hello\n---\nmore\n")
+        try vault.write("Empty.md", "")
+        try vault.write("P.md", "---\na: 1\n---\nbody\n---\n")
+        let editor = try editor(vault)
+        // `---` on top would close at the rule below: Obsidian would read `hello` as the note's properties.
+        for text in ["---", "---\nnote: x"] {
+            #expect(throws: EditError.self) { try editor.planInsert(text, into: "N", atStart: true) }
+        }
+        #expect(throws: EditError.self) { try editor.planInsert("---\na: 1\n---", into: "Empty") }
+        #expect(try vault.read("N.md") == "hello\n---\nmore\n")
+        // Under a blank line, after existing properties, or at the end, a rule is only a rule.
+        try editor.apply(try editor.planInsert("\n---", into: "N", atStart: true))
+        try editor.apply(try editor.planInsert("---", into: "N"))
+        #expect(try vault.read("N.md") == "\n---\nhello\n---\nmore\n---\n")
+        try editor.apply(try editor.planInsert("---", into: "P", atStart: true))
+        #expect(try vault.read("P.md") == "---\na: 1\n---\n---\nbody\n---\n")
+    }
+
     @Test func aMissingHeadingIsAnErrorNamingTheHeadingsThereAre() throws {
         let vault = try TemporaryVault()
         try vault.write("N.md", "# One\n## Two\n")
