@@ -60,9 +60,17 @@ import RhizomeWatch
         #expect(watched.watcher.status.snapshot.state == .vaultMissing)
         #expect(VaultWatcher.activeWatcher(databasePath: vault.databasePath).state == .vaultMissing)
         #expect(watched.watcher.status.snapshot.reason?.contains("missing") == true)
-        // Kept as it was, and no walk keeps failing on the missing folder.
+        // Kept, and no walk keeps failing on the missing folder. The folder goes deepest first, so the
+        // watcher may have seen a subfolder's notes removed (truly, for a moment) before the vault itself
+        // went: the index then lacks those notes and nothing else; it never empties or gains a file.
         Thread.sleep(forTimeInterval: 0.6)
-        #expect(try watched.watchedDump() == before)
+        let kept = try watched.watchedDump()
+        let keptFiles = Set(kept.filter { $0.hasPrefix("file") }), filesBefore = Set(before.filter { $0.hasPrefix("file") })
+        if keptFiles == filesBefore {
+            #expect(kept == before)
+        } else {
+            #expect(!keptFiles.isEmpty && keptFiles.isSubset(of: filesBefore), "kept \(keptFiles.sorted()) of \(filesBefore.sorted())")
+        }
         #expect(watched.failures(since: start).isEmpty, "\(watched.failures(since: start))")
         #expect(watched.watcher.status.snapshot.state == .vaultMissing)
 
