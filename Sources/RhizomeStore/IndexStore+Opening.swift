@@ -53,7 +53,9 @@ extension IndexStore {
                     : "cannot be created: its folder \(folder) is not writable (\(reason))",
                 fix: "Make the folder writable (`chmod u+w \(folder)`), or choose another --db.")
         }
-        for suffix in ["-wal", "-shm", ".lock"] where access(path + suffix, F_OK) == 0 && access(path + suffix, W_OK) != 0 {
+        // A file beside the index that is gone by the time it is checked (another connection closing the
+        // index removes `-wal` and `-shm`) is no obstacle: SQLite makes it anew.
+        for suffix in ["-wal", "-shm", ".lock"] where access(path + suffix, W_OK) != 0 && errno != ENOENT {
             let reason = errnoDescription()
             return .readOnlyIndex(
                 path: path, reason: "cannot be written: \(path + suffix) beside it is read-only (\(reason))",
