@@ -58,7 +58,12 @@ extension VaultEditor {
         // without properties, would open a block that a later `---` closes, and Obsidian would read the
         // lines between as properties.
         guard NoteParser.bodyOffset(of: newBytes) == lines.bodyStart, newBytes.prefix(lines.bodyStart) == bytes.prefix(lines.bodyStart) else {
-            throw EditError.refused(path: path, reason: "the text would change its frontmatter (Obsidian would read a line `---` at the top of the note as the start of its properties); put a blank line before the text, or change properties with `rhizome set`")
+            // A note whose first line is a `---` that nothing closes: the text's `---` would close it,
+            // wherever the text goes, and a blank line before it would not help.
+            let opensUnclosed = NoteParser.bodyOffset(of: bytes + Array("\n---\n".utf8)) > lines.bodyStart
+            throw EditError.refused(path: path, reason: opensUnclosed
+                ? "the text would change its frontmatter: the note's first line is `---` and nothing closes it, so a line `---` in the text would, and Obsidian would read the lines between as properties; write the rule as `***` instead, or remove the note's first line"
+                : "the text would change its frontmatter (Obsidian would read a line `---` at the top of the note as the start of its properties); put a blank line before the text, or change properties with `rhizome set`")
         }
         let count = inserted.split(separator: "\n", omittingEmptySubsequences: false).count - (inserted.hasSuffix("\n") ? 1 : 0)
         let summary = "\(atStart ? "prepended" : "appended") \(count) line\(count == 1 ? "" : "s") \(place) of \(path)"

@@ -51,6 +51,21 @@ import RhizomeTestSupport
         #expect(try vault.read("P.md") == "---\na: 1\n---\n---\nbody\n---\n")
     }
 
+    @Test func aNoteOpeningWithAnUnclosedDashLineIsNotToldThatABlankLineHelps() throws {
+        let vault = try TemporaryVault()
+        try vault.write("U.md", "---\ntitle: draft\nsome text\n")
+        let editor = try editor(vault)
+        // Appended anywhere, `---` closes the first line's block; the advice must name what does work.
+        for text in ["---", "\n---"] {
+            #expect { try editor.planInsert(text, into: "U") } throws: { error in
+                guard case EditError.refused(_, let reason) = error else { return false }
+                return reason.contains("nothing closes it") && reason.contains("`***`") && !reason.contains("blank line")
+            }
+        }
+        try editor.apply(try editor.planInsert("***", into: "U"))
+        #expect(try vault.read("U.md") == "---\ntitle: draft\nsome text\n***\n")
+    }
+
     @Test func aMissingHeadingIsAnErrorNamingTheHeadingsThereAre() throws {
         let vault = try TemporaryVault()
         try vault.write("N.md", "# One\n## Two\n")
