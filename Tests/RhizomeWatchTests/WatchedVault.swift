@@ -169,6 +169,16 @@ final class WatchedVault: @unchecked Sendable {
         try IndexStore(readOnlyPath: watcher.databasePath).canonicalDump()
     }
 
+    /// Whether the files of dump `after` are some, not none, of those of `before`: an index that lost notes
+    /// in a change the watcher saw only part of, and gained none (the `file` rows of `canonicalDump`).
+    static func keepsSomeFiles(_ after: [String], of before: [String]) -> Bool {
+        let kept = Set(after.filter { $0.hasPrefix("file") }), held = Set(before.filter { $0.hasPrefix("file") })
+        return !kept.isEmpty && kept.isSubset(of: held)
+    }
+
+    /// The `file` rows of a dump, sorted (for messages).
+    static func fileRows(of dump: [String]) -> [String] { dump.filter { $0.hasPrefix("file") }.sorted() }
+
     /// Makes a change to the vault and waits until the watched index equals a full rebuild of the vault
     /// as it is afterwards, then for the watcher to go quiet, and checks again. Returns the batches the
     /// change produced. Records an issue when the change is not visible in the index at all (a
