@@ -172,8 +172,8 @@ final class WatchedVault: @unchecked Sendable {
     /// Whether the files of dump `after` are some, not none, of those of `before`: an index that lost notes
     /// in a change the watcher saw only part of, and gained none (the `file` rows of `canonicalDump`).
     static func keepsSomeFiles(_ after: [String], of before: [String]) -> Bool {
-        let kept = Set(after.filter { $0.hasPrefix("file") }), held = Set(before.filter { $0.hasPrefix("file") })
-        return !kept.isEmpty && kept.isSubset(of: held)
+        let kept = fileRows(of: after)
+        return !kept.isEmpty && Set(kept).isSubset(of: fileRows(of: before))
     }
 
     /// The `file` rows of a dump, sorted (for messages).
