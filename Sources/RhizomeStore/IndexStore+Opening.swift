@@ -34,7 +34,8 @@ extension IndexStore {
             folder = parentFolder(of: folder)
         }
         let exists = access(path, F_OK) == 0
-        if exists && access(path, W_OK) != 0 {
+        // Gone since (removed by someone): not read-only; it is made anew, as the files beside it below.
+        if exists && access(path, W_OK) != 0 && errno != ENOENT {
             let reason = errnoDescription()
             return .readOnlyIndex(
                 path: path, reason: "is read-only (\(reason)), so it cannot be brought up to date",
